@@ -1,0 +1,41 @@
+"""The ``cwenv`` command line: thin typer commands over the library.
+
+Each command group lives in its own module and registers itself here; a command parses,
+calls the library and prints — no rules in here.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from cwenv import __version__
+from cwenv.cli import odds as odds_cmd
+from cwenv.cli import rules as rules_cmd
+
+app = typer.Typer(
+    name="cwenv",
+    help="Corporate Wars combat simulator and AI-opponent training ground.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+app.command("odds")(odds_cmd.odds)
+app.add_typer(rules_cmd.app, name="rules")
+
+try:  # command groups that land in later slices register themselves when present
+    from cwenv.cli import scenarios as scenarios_cmd
+
+    app.add_typer(scenarios_cmd.app, name="scenarios")
+except ImportError:  # pragma: no cover
+    pass
+
+
+@app.command("version")
+def version() -> None:
+    """Print the cwenv version."""
+    typer.echo(__version__)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,150 @@
+"""Decisions and actions: who must decide now, and what they may choose.
+
+Every choice the rules give a player is a decision point (:class:`Decision`); the choices
+are :class:`Action` values, small immutable tuples that compare and hash by value, so a
+legal-action list can be searched, masked and replayed.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class DecisionKind(IntEnum):
+    TURN = 0  # H00: movement and the Handlung of the active fighter
+    ORDER = 1  # I04/I13, X16: the side picks which of its tied fighters acts
+    PRE_CHECK = 2  # M02, M09 before a check
+    POST_CHECK = 3  # M03, M01 after a check
+    KEEP = 4  # M03: which of the two results stands
+    DEFEND = 5  # A02, R02, R03, A03 (with M05)
+    NIEDERWERFEN = 6  # R06 when targeted
+    BLOCKADE = 7  # R04
+    STURZ = 8  # R05, B06
+    DAMAGE = 9  # M06
+    DEATH = 10  # M04
+    DRAG = 11  # K03 Mitzerren: where to drag the target
+
+    @property
+    def label(self) -> str:
+        return _DECISION_LABELS[self]
+
+
+_DECISION_LABELS = {
+    DecisionKind.TURN: "Zug",
+    DecisionKind.ORDER: "Reihenfolge",
+    DecisionKind.PRE_CHECK: "Mumm vor der Probe",
+    DecisionKind.POST_CHECK: "Mumm nach der Probe",
+    DecisionKind.KEEP: "Ergebnis wählen",
+    DecisionKind.DEFEND: "Verteidigung",
+    DecisionKind.NIEDERWERFEN: "Niederwerfen",
+    DecisionKind.BLOCKADE: "Blockadeangriff",
+    DecisionKind.STURZ: "Sturz abfangen",
+    DecisionKind.DAMAGE: "Treffer wegstecken",
+    DecisionKind.DEATH: "Dem Tod von der Schippe springen",
+    DecisionKind.DRAG: "Mitzerren",
+}
+
+
+class ActionKind(IntEnum):
+    # -- the turn (H00–H12, M07, M08) -----------------------------------------------------
+    END_TURN = 0
+    MOVE = 1  # cell
+    ATTACK = 2  # target, index = weapon
+    MANEUVER = 3  # target, index = Maneuver
+    ZIELEN = 4  # target
+    SPRINT = 5
+    AUFSTEHEN = 6
+    UPLOAD = 7  # index = hack
+    HACK = 8  # target, index = hack
+    DOOR = 9  # cell
+    DRAW = 10  # index = weapon
+    PICK_UP = 11  # cell, index = weapon
+    USE_ITEM = 12  # index = item slot in hand
+    RELOAD = 13  # index = weapon
+    RUCKSACK = 14  # index = backpack slot
+    SCHWIERIG = 15  # cell: a Schwierige Bewegung
+    CYBERWARE = 16  # index = cyberware
+    SHAKE = 17  # index = Condition, with a check (H12)
+    STABILISE = 18  # target (D09)
+    HELFEN = 19  # target = ally (P08)
+    FREE_WEAPON = 20  # index = weapon (A08 Waffe blockiert)
+    MUMM_PROBE = 21  # the forced action while benommen (Z02)
+    MUMM_EXTRA_ACTION = 22  # M07
+    MUMM_SHAKE = 23  # M08, index = Condition
+    # -- order ------------------------------------------------------------------------
+    CHOOSE_ACTOR = 24  # target = fighter
+    # -- prompts --------------------------------------------------------------------------
+    PRE_NONE = 25
+    PRE_IMPROVE = 26  # M02
+    PRE_GROSSER_WURF = 27  # M09
+    POST_ACCEPT = 28
+    POST_REROLL = 29  # M03
+    POST_AVERT = 30  # M01
+    KEEP_FIRST = 31
+    KEEP_SECOND = 32
+    DEFEND = 33  # index = CheckValue, mumm = 1 for M05
+    NO_DEFENCE = 34
+    DROP_PRONE = 35  # mumm = 1 for M05
+    STAY_UP = 36
+    BLOCKADE_ATTACK = 37  # target = mover, index = weapon, mumm = 1 for M05
+    LET_PASS = 38
+    CATCH_FALL = 39  # mumm = 1 for M05
+    NO_CATCH = 40
+    HALVE_DAMAGE = 41  # M06
+    TAKE_DAMAGE = 42
+    AVERT_DEATH = 43  # M04
+    ACCEPT_DEATH = 44
+    DRAG_TO = 45  # cell
+    DRAG_STOP = 46
+
+
+HANDLUNG_KINDS = frozenset(
+    {
+        ActionKind.ATTACK,
+        ActionKind.MANEUVER,
+        ActionKind.ZIELEN,
+        ActionKind.SPRINT,
+        ActionKind.AUFSTEHEN,
+        ActionKind.UPLOAD,
+        ActionKind.HACK,
+        ActionKind.DOOR,
+        ActionKind.DRAW,
+        ActionKind.PICK_UP,
+        ActionKind.USE_ITEM,
+        ActionKind.RELOAD,
+        ActionKind.RUCKSACK,
+        ActionKind.SCHWIERIG,
+        ActionKind.CYBERWARE,
+        ActionKind.SHAKE,
+        ActionKind.STABILISE,
+        ActionKind.HELFEN,
+        ActionKind.FREE_WEAPON,
+        ActionKind.MUMM_PROBE,
+    }
+)
+"""Turn actions that use up the Handlung (H00)."""
+
+
+class Action(NamedTuple):
+    """One choice. Unused fields are −1 (0 for ``mumm``)."""
+
+    kind: ActionKind
+    actor: int
+    target: int = -1
+    cell: int = -1
+    index: int = -1
+    mumm: int = 0
+
+
+class Decision(NamedTuple):
+    """A pending decision: its kind, the fighter who decides, and for prompts the choices.
+
+    ``actions`` is None for TURN decisions, whose choices are computed by the turn
+    legality function; prompts carry their (few) choices ready-made.
+    """
+
+    kind: DecisionKind
+    fighter: int
+    actions: tuple[Action, ...] | None = None
+    context: tuple[int, ...] = ()

@@ -1,0 +1,466 @@
+"""One attack from declaration to damage (A01–A08, C01–C05, R06, H10, H11, K01–K05).
+
+:class:`AttackFrame` resolves weapon attacks, hacks, Kampfmanöver and Blockadeangriffe:
+declare → (target may drop prone, R06) → attack check → on failure the Patzer table or a
+miss through living cover (C05) → on success the target may defend (A02, A03) → compare
+(A04) → hit with QS (A05, H11) → Volltreffer table (A07) → effects.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from cwenv.battlemap.los import cells_in_radius, has_line_of_sight
+from cwenv.engine import events as ev
+from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.checks import CheckFrame, check, check_parts
+from cwenv.engine.cover import NO_COVER, Cover, cover_against
+from cwenv.engine.damage import (
+    DamageFrame,
+    SequenceFrame,
+    gain_condition,
+    gain_zehrend,
+    pay_reaction,
+    reaction_choices,
+)
+from cwenv.engine.effects import maneuver_effects, patzer_effects
+from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec
+from cwenv.model.types import ArmourMode, CheckValue, Condition, CoverLevel, Maneuver, WeaponKind
+from cwenv.rules.options import AreaCover, CritExtraDie, MeleeDefence
+from cwenv.rules.probe import ProbeResult, contest, resolve_probe
+from cwenv.rules.tables import volltreffer_effect
+
+if TYPE_CHECKING:
+    from cwenv.engine.fighter import FighterState
+    from cwenv.engine.state import Combat
+
+
+class AttackMode(IntEnum):
+    WEAPON = 0
+    HACK = 1
+    MANEUVER = 2
+    BLOCKADE = 3
+
+
+MANEUVER_MODIFIER = {Maneuver.ENTWAFFNEN: -2, Maneuver.MITZERREN: -2}  # K01, K03
+
+
+def attack_is_ranged(attacker: FighterState, mode: AttackMode, index: int) -> bool:
+    """Ranged weapons and hacks meet cover (C02, C03); melee does not."""
+    if mode is AttackMode.HACK:
+        return True
+    if mode is AttackMode.MANEUVER:
+        return False
+    return attacker.weapons[index].kind is WeaponKind.RANGED
+
+
+def area_radius(attacker: FighterState, mode: AttackMode, index: int) -> int:
+    if mode is AttackMode.HACK:
+        return attacker.spec.hacks[index].area_radius
+    if mode in (AttackMode.WEAPON, AttackMode.BLOCKADE):
+        return attacker.weapons[index].area_radius
+    return 0
+
+
+def area_targets(c: Combat, centre: int, radius: int, durchdringung: bool) -> tuple[int, ...]:
+    """Fighters an area attack reaches: inside the radius, not behind full massive cover
+    from the centre unless the effect has Durchdringung (C01, C03)."""
+    out = []
+    for cell in cells_in_radius(c.bm, centre, radius):
+        idx = c.occupant.get(cell)
+        if idx is None or c.fighters[idx].dead:
+            continue
+        if durchdringung or cell == centre or has_line_of_sight(c.bm, c.opaque, centre, cell):
+            out.append(idx)
+    return tuple(out)
+
+
+def defence_values(
+    c: Combat, mode: AttackMode, attacker: FighterState, index: int
+) -> tuple[CheckValue, ...]:
+    """A03, X21: weapons → Ausweichen (melee also Kampfkunst under X21), hacks → Firewall,
+    Kampfmanöver → Kampfkunst (X22)."""
+    if mode is AttackMode.HACK:
+        return (CheckValue.FIREWALL,)
+    if mode is AttackMode.MANEUVER:
+        return (CheckValue.KAMPFKUNST,)
+    w = attacker.weapons[index]
+    if (
+        w.kind is WeaponKind.MELEE
+        and c.options.melee_defence is MeleeDefence.AUSWEICHEN_OR_KAMPFKUNST
+    ):
+        return (CheckValue.AUSWEICHEN, CheckValue.KAMPFKUNST)
+    return (CheckValue.AUSWEICHEN,)
+
+
+class AttackFrame(Frame):
+    """Resolve one attack. ``index`` is the weapon, hack or Maneuver."""
+
+    __slots__ = (
+        "aim_qs",
+        "attack",
+        "attacker",
+        "cover",
+        "defence",
+        "defended",
+        "index",
+        "mode",
+        "no_cover_pw",
+        "target",
+        "targets",
+        "ti",
+    )
+
+    def __init__(self, attacker: int, target: int, index: int, mode: AttackMode) -> None:
+        super().__init__()
+        self.attacker = attacker
+        self.target = target
+        self.index = index
+        self.mode = mode
+        self.targets: tuple[int, ...] = (target,)
+        self.ti = 0
+        self.attack: ProbeResult | None = None
+        self.defence: ProbeResult | None = None
+        self.cover: Cover = NO_COVER
+        self.no_cover_pw = 0
+        self.aim_qs = 0
+        self.defended = False
+
+    def describe(self) -> str:
+        return f"Angriff von {self.attacker} auf {self.target}"
+
+    # -- what is being used ------------------------------------------------------------
+    def _weapon(self, a: FighterState) -> WeaponSpec:
+        return a.weapons[self.index]
+
+    def _hack(self, a: FighterState) -> HackSpec:
+        return a.spec.hacks[self.index]
+
+    def _means(self, a: FighterState) -> str:
+        if self.mode is AttackMode.HACK:
+            return self._hack(a).name
+        if self.mode is AttackMode.MANEUVER:
+            return Maneuver(self.index).label
+        return self._weapon(a).name
+
+    # -- the procedure --------------------------------------------------------------------
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        a = c.fighters[self.attacker]
+        handler = _STAGES[self.stage]
+        return handler(self, c, a, value)
+
+    def _declare(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
+        t = c.fighters[self.target]
+        kind = {
+            AttackMode.WEAPON: "Angriff",
+            AttackMode.HACK: "Hack",
+            AttackMode.BLOCKADE: "Blockadeangriff",
+        }.get(self.mode, "Kampfmanöver")
+        c.count(f"attack:{kind}")
+        c.emit(ev.AttackDeclared(a.idx, t.idx, self._means(a), kind))
+        if self.mode is AttackMode.WEAPON:
+            w = self._weapon(a)
+            if w.uses_ammo:
+                a.ammo[self.index] -= 1
+        elif self.mode is AttackMode.HACK:
+            a.upload_progress[self.index] = 0
+        self.stage = 1
+        ranged = attack_is_ranged(a, self.mode, self.index)
+        if ranged and not area_radius(a, self.mode, self.index) and not t.prone:
+            pay = reaction_choices(c, t)
+            if pay:  # R06, X23: when targeted, before the attack roll
+                return Decision(
+                    DecisionKind.NIEDERWERFEN,
+                    t.idx,
+                    (
+                        Action(ActionKind.DROP_PRONE, t.idx, a.idx, mumm=pay[0]),
+                        Action(ActionKind.STAY_UP, t.idx, a.idx),
+                    ),
+                    (a.idx,),
+                )
+        return self._roll(c, a, None)
+
+    def _roll(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
+        t = c.fighters[self.target]
+        if value is not None and value.kind is ActionKind.DROP_PRONE:
+            pay_reaction(c, t, value.mumm, "Niederwerfen")
+            gain_condition(c, t, Condition.NIEDERGEWORFEN)
+            t.prone_bonus = True
+        ranged = attack_is_ranged(a, self.mode, self.index)
+        radius = area_radius(a, self.mode, self.index)
+        area = radius > 0
+        skill = (
+            CheckValue.HACKING
+            if self.mode is AttackMode.HACK
+            else CheckValue(
+                (UNARMED.skill if self.mode is AttackMode.MANEUVER else self._weapon(a).skill).value
+            )
+        )
+        parts = check_parts(c, a, skill, attack=True)
+        if area:
+            ignores = (
+                self.mode is AttackMode.HACK or c.options.area_cover is AreaCover.ALL_AREA_ATTACKS
+            )
+            durch = (
+                self._hack(a).durchdringung
+                if self.mode is AttackMode.HACK
+                else self._weapon(a).durchdringung
+            )
+            self.targets = area_targets(c, t.pos, radius, durch)
+            cover = cover_against(c, a, t, ranged=True, area=ignores)
+        else:
+            cover = cover_against(c, a, t, ranged=ranged)
+        self.cover = cover
+        if cover.level is CoverLevel.FULL:
+            c.emit(ev.AttackFailed(a.idx, t.idx, "volle Deckung"))
+            return DONE
+        if self.mode is AttackMode.WEAPON or self.mode is AttackMode.BLOCKADE:
+            w = self._weapon(a)
+            if w.attack_modifier:
+                parts.append((w.name, w.attack_modifier))
+            rm = w.range_modifier(c.bm.distance(a.pos, t.pos)) if ranged else 0
+            if rm:
+                parts.append(("Entfernung", rm))
+        elif self.mode is AttackMode.HACK:
+            h = self._hack(a)
+            if h.modifier:
+                parts.append((h.name, h.modifier))
+        else:
+            mod = MANEUVER_MODIFIER.get(Maneuver(self.index), 0)
+            if mod:
+                parts.append((Maneuver(self.index).label, mod))
+        cover_penalty = cover.level.penalty
+        if cover_penalty:
+            label = cover.level.label + (" (lebend)" if cover.living else "")
+            parts.append((label, cover_penalty))
+        if (
+            t.prone_bonus
+            and cover.level is CoverLevel.NONE
+            and (ranged or c.options.niederwerfen_vs_melee)
+        ):
+            parts.append(("niedergeworfen", -2))  # R06 without cover
+        if ranged and self.mode is AttackMode.WEAPON and a.aim_target == t.idx and a.aim_stacks:
+            opts = c.options
+            parts.append(("Zielen", opts.zielen_bonus * a.aim_stacks))  # H11, X03
+            self.aim_qs = opts.zielen_qs_bonus * a.aim_stacks
+            c.count("zielen_used")
+        if a.aim_stacks and self.mode is AttackMode.WEAPON and ranged:
+            a.aim_stacks = 0  # the aim is spent on this shot (X03)
+            a.aim_target = -1
+        if a.disarmed:
+            parts.append(("entwaffnet", -c.options.entwaffnen_nsc_penalty))
+        if a.help_bonus:
+            parts.append(("Hilfe", a.help_bonus))
+            a.help_bonus = 0
+        probenwert = sum(v for _, v in parts)
+        self.no_cover_pw = probenwert - (cover_penalty if cover.living else 0)
+        self.stage = 2
+        return CheckFrame(a.idx, tuple(parts), f"{self._means(a)} gegen {t.name}")
+
+    def _rolled(self, c: Combat, a: FighterState, result: ProbeResult) -> Decision | Frame | Return:
+        self.attack = result
+        t = c.fighters[self.target]
+        if not result.success:
+            if result.patzer:
+                c.count("patzer")
+                self.stage = 7
+                return patzer_effects(c, a, t, self.mode, self.index)
+            if self.cover.living and result.total <= self.no_cover_pw and result.total < 19:
+                d = c.d10()  # C05: 50 % (1–5 on a W10) that the covering creature is hit
+                if d <= 5:
+                    self.target = self.cover.coverer
+                    self.targets = (self.cover.coverer,)
+                    c.emit(ev.AttackRedirected(a.idx, t.idx, self.cover.coverer, d))
+                    self.attack = resolve_probe(self.no_cover_pw, result.d1, result.d2, c.options)
+                    self.aim_qs = 0
+                    return self._next_target(c, a)
+            c.emit(ev.AttackFailed(a.idx, t.idx, "verfehlt"))
+            return DONE
+        if result.volltreffer:
+            c.count("volltreffer")
+        return self._next_target(c, a)
+
+    def _next_target(self, c: Combat, a: FighterState) -> Decision | Frame | Return:
+        """Offer the defence to the current target (A02); area attacks loop over targets."""
+        while self.ti < len(self.targets):
+            t = c.fighters[self.targets[self.ti]]
+            assert self.attack is not None
+            if t.dead:
+                self.ti += 1
+                continue
+            self.defended = False
+            self.defence = None
+            self.stage = 3
+            if self.attack.volltreffer and not c.options.volltreffer_defendable:
+                return self._hit(c, a, None)
+            pay = reaction_choices(c, t)
+            if (
+                self.mode is AttackMode.MANEUVER
+                and c.options.maneuver_reaction_cost == 0
+                and t.standing
+            ):
+                pay = (0,)
+            if not pay:
+                return self._hit(c, a, None)
+            choices = [
+                Action(ActionKind.DEFEND, t.idx, a.idx, index=int(v), mumm=pay[0])
+                for v in defence_values(c, self.mode, a, self.index)
+            ]
+            choices.append(Action(ActionKind.NO_DEFENCE, t.idx, a.idx))
+            return Decision(DecisionKind.DEFEND, t.idx, tuple(choices), (a.idx, self.attack.total))
+        return DONE
+
+    def _defend(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
+        t = c.fighters[self.targets[self.ti]]
+        if value.kind is ActionKind.NO_DEFENCE:
+            c.emit(ev.DefenceDeclined(t.idx))
+            return self._hit(c, a, None)
+        if not (self.mode is AttackMode.MANEUVER and c.options.maneuver_reaction_cost == 0):
+            pay_reaction(c, t, value.mumm, "Verteidigung")
+        self.stage = 4
+        self.defended = True
+        return check(c, t, CheckValue(value.index), "Verteidigung", reaction=True, defence=True)
+
+    def _compared(
+        self, c: Combat, a: FighterState, result: ProbeResult
+    ) -> Decision | Frame | Return:
+        t = c.fighters[self.targets[self.ti]]
+        assert self.attack is not None
+        self.defence = result
+        if result.success:
+            outcome = contest(self.attack, result, c.options)
+            if outcome.winner != 0:
+                c.count("defended")
+                c.emit(ev.AttackDefended(a.idx, t.idx, self.attack.total, result.total))
+                self.ti += 1
+                return self._next_target(c, a)
+            return self._hit(c, a, outcome.qs)
+        if result.patzer and c.options.defence_patzer_niedergeworfen:
+            gain_condition(c, t, Condition.NIEDERGEWORFEN)
+        return self._hit(c, a, None)
+
+    def _hit(
+        self, c: Combat, a: FighterState, weakened_qs: int | None
+    ) -> Decision | Frame | Return:
+        """A05/A04: the hit's QS, Zielen's bonus (H11, X03), then the Volltreffer table."""
+        t = c.fighters[self.targets[self.ti]]
+        attack = self.attack
+        assert attack is not None
+        qs = attack.qs if weakened_qs is None else weakened_qs
+        aim = self.aim_qs if (weakened_qs is None or c.options.zielen_qs_on_weakened_hit) else 0
+        qs += aim
+        c.count("hits")
+        c.emit(ev.Hit(a.idx, t.idx, qs, weakened_qs is not None, aim))
+        if c.options.zielen_lost_on_hit and t.aim_stacks:
+            t.aim_stacks = 0
+            t.aim_target = -1
+        extra = 0
+        direct = False
+        crit_cond: Condition | None = None
+        crit_zehrend: str | None = None
+        if attack.volltreffer:
+            d1, d2 = c.d10(), c.d10()
+            effect = volltreffer_effect(d1 + d2 - qs)
+            c.emit(ev.TableRolled(a.idx, "Volltreffer", d1, d2, qs, effect.row.value))
+            extra, direct = effect.extra_dice, effect.direct
+            crit_cond, crit_zehrend = effect.condition, effect.zehrend
+        self.stage = 5
+        self.ti += 1
+        return self._effects(c, a, t, qs, extra, direct, crit_cond, crit_zehrend)
+
+    def _effects(
+        self,
+        c: Combat,
+        a: FighterState,
+        t: FighterState,
+        qs: int,
+        extra: int,
+        direct: bool,
+        crit_cond: Condition | None,
+        crit_zehrend: str | None,
+    ) -> Frame:
+        frames: list[Frame] = []
+        opts = c.options
+        deals_damage = True
+        if self.mode is AttackMode.MANEUVER:
+            frames.extend(maneuver_effects(c, a, t, Maneuver(self.index)))
+            deals_damage = opts.maneuver_damage
+            weapon = UNARMED
+        if self.mode is AttackMode.HACK:
+            h = self._hack(a)
+            if h.deals_damage and qs + extra > 0:
+                mode = ArmourMode.DIREKT if direct else h.armour_mode
+                frames.append(
+                    DamageFrame(t.idx, a.idx, qs + extra, h.bonus, mode, h.forms, False, h.name)
+                )
+            if h.condition is not None:
+                gain_condition(c, t, h.condition)
+            if h.zehrend:
+                z = gain_zehrend(c, t, h.zehrend)
+                if z is not None:
+                    frames.append(z)
+        elif deals_damage:
+            if self.mode is not AttackMode.MANEUVER:
+                weapon = self._weapon(a)
+            bonus = opts.unarmed_bonus if weapon is UNARMED else weapon.bonus
+            mode = ArmourMode.DIREKT if direct else weapon.armour_mode
+            bare = extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0
+            flat = -opts.entwaffnen_nsc_penalty if a.disarmed else 0
+            frames.append(
+                DamageFrame(
+                    t.idx,
+                    a.idx,
+                    qs + extra - bare,
+                    bonus,
+                    mode,
+                    weapon.forms,
+                    weapon.non_lethal,
+                    weapon.name,
+                    bare=bare,
+                    flat=flat,
+                )
+            )
+            if weapon.zehrend:
+                frames.append(_ZehrendLater(t.idx, weapon.zehrend))
+        if crit_cond is not None:
+            gain_condition(c, t, crit_cond)
+        if crit_zehrend is not None:
+            frames.append(_ZehrendLater(t.idx, crit_zehrend))
+        return SequenceFrame(tuple(frames))
+
+    def _after_effects(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
+        return self._next_target(c, a)
+
+    def _done(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
+        return DONE
+
+
+class _ZehrendLater(Frame):
+    """Start a Zehrend after the hit's damage (Z08), dealing 1W10 if already suffering it."""
+
+    __slots__ = ("fighter", "kind")
+
+    def __init__(self, fighter: int, kind: str) -> None:
+        super().__init__()
+        self.fighter = fighter
+        self.kind = kind
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        if self.stage:
+            return DONE
+        self.stage = 1
+        frame = gain_zehrend(c, c.fighters[self.fighter], self.kind)
+        return frame if frame is not None else DONE
+
+
+_STAGES = {
+    0: AttackFrame._declare,
+    1: AttackFrame._roll,
+    2: AttackFrame._rolled,
+    3: AttackFrame._defend,
+    4: AttackFrame._compared,
+    5: AttackFrame._after_effects,
+    7: AttackFrame._done,
+}

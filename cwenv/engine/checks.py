@@ -1,0 +1,235 @@
+"""Rolling a Probe inside a combat, with every Mumm spend the rules allow around it.
+
+:class:`CheckFrame` is the one place a fighter's check is rolled: it offers M02/M09
+before the roll (PRE_CHECK), rolls 2W10 from the combat's dice, offers M03/M01 after it
+(POST_CHECK, KEEP), records a :class:`~cwenv.engine.events.CheckRolled` event with the
+Probenwert broken down by source, and returns the standing :class:`ProbeResult`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cwenv.engine import events as ev
+from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.frames import Frame, Return
+from cwenv.model.types import CheckValue, Condition, MummSpend, Side
+from cwenv.rules.options import BehinderungScope, PenaltyScope
+from cwenv.rules.probe import ProbeResult, forced_volltreffer, resolve_probe
+
+if TYPE_CHECKING:
+    from cwenv.engine.fighter import FighterState
+    from cwenv.engine.state import Combat
+
+Parts = tuple[tuple[str, int], ...]
+
+CONDITION_PENALTY = -2
+"""Z01, Z03, Z04, Z05, Z07: every condition malus is −2."""
+
+
+def can_spend_mumm(c: Combat, f: FighterState, cost: int) -> bool:
+    """Whether ``f`` may pay ``cost`` Mumm now (M01–M09, M11, X10, X11)."""
+    if f.dead or f.mumm < cost:
+        return False
+    opts = c.options
+    if f.side is not Side.RUNNER and not opts.nsc_mumm:
+        return False
+    if f.conditions >> Condition.ENTMUTIGT & 1:
+        return opts.mumm_verbrennen and f.mumm_max >= cost
+    return True
+
+
+def spend_mumm(c: Combat, f: FighterState, spend: MummSpend) -> None:
+    """Pay for a spend; an entmutigt fighter under X10 also burns its maximum."""
+    cost = spend.cost
+    f.mumm -= cost
+    if f.conditions >> Condition.ENTMUTIGT & 1:
+        f.mumm_max -= cost
+    c.count(f"mumm:{spend.name}")
+    c.emit(ev.MummSpent(f.idx, spend.label, cost, f.mumm))
+
+
+def check_parts(
+    c: Combat,
+    f: FighterState,
+    check: CheckValue,
+    *,
+    attack: bool = False,
+    reaction: bool = False,
+    defence: bool = False,
+) -> list[tuple[str, int]]:
+    """The Probenwert's parts: the value, then every condition and gear modifier.
+
+    Angeschlagen −2 on körperliche checks (Z01, X04, X39); Verwirrt −2 on geistige and
+    hacking checks (Z07); Entmutigt −2 on attacks (Z04); Eingeschränkt −2 on reactions
+    (Z03); Niedergeworfen −2 on defences (Z05); Behinderung on attacks (A01, X42).
+    """
+    opts = c.options
+    spec = f.spec
+    parts = [(check.label, spec.value(check))]
+    conds = f.conditions
+    mental = check in opts.mental_checks
+    if conds >> Condition.ANGESCHLAGEN & 1 and (
+        not mental or opts.angeschlagen_scope is PenaltyScope.ALL_CHECKS
+    ):
+        parts.append(("angeschlagen", CONDITION_PENALTY))
+    if conds >> Condition.VERWIRRT & 1 and (mental or check is CheckValue.HACKING):
+        parts.append(("verwirrt", CONDITION_PENALTY))
+    if attack and conds >> Condition.ENTMUTIGT & 1:
+        parts.append(("entmutigt", CONDITION_PENALTY))
+    if reaction and conds >> Condition.EINGESCHRAENKT & 1:
+        parts.append(("eingeschränkt", CONDITION_PENALTY))
+    if defence and conds >> Condition.NIEDERGEWORFEN & 1:
+        parts.append(("niedergeworfen", CONDITION_PENALTY))
+    if spec.behinderung and (
+        attack or (not mental and opts.behinderung_scope is BehinderungScope.ALL_PHYSICAL)
+    ):
+        parts.append(("Behinderung", -spec.behinderung))
+    if f.focus_bonus:
+        parts.append(("Fokus", f.focus_bonus))
+        f.focus_bonus = 0
+    return parts
+
+
+class CheckFrame(Frame):
+    """Roll one Probe for ``fighter`` and return the result that stands (P01–P06, M01–M03,
+    M09). ``parts`` are the Probenwert's named summands."""
+
+    __slots__ = ("fighter", "first", "improved", "parts", "purpose", "rerolls", "result")
+
+    def __init__(self, fighter: int, parts: Parts, purpose: str) -> None:
+        super().__init__()
+        self.fighter = fighter
+        self.parts = parts
+        self.purpose = purpose
+        self.improved = 0
+        self.rerolls = 0
+        self.result: ProbeResult | None = None
+        self.first: ProbeResult | None = None
+
+    def describe(self) -> str:
+        return self.purpose
+
+    def _pre_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
+        acts: list[Action] = []
+        if self.improved < c.options.mumm_improve_per_check and can_spend_mumm(c, f, 1):
+            acts.append(Action(ActionKind.PRE_IMPROVE, f.idx))
+        if not self.improved and can_spend_mumm(c, f, MummSpend.GROSSER_WURF.cost):
+            acts.append(Action(ActionKind.PRE_GROSSER_WURF, f.idx))
+        if acts:
+            acts.append(Action(ActionKind.PRE_NONE, f.idx))
+        return tuple(acts)
+
+    def _post_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
+        r = self.result
+        assert r is not None  # set before stage 2
+        acts: list[Action] = []
+        if r.patzer:
+            if can_spend_mumm(c, f, 1) and (self.rerolls == 0 or c.options.mumm_avert_after_reroll):
+                acts.append(Action(ActionKind.POST_AVERT, f.idx))
+        elif (
+            not r.volltreffer  # a Volltreffer cannot be bettered: rerolling it is a no-op
+            and self.rerolls < c.options.mumm_rerolls_per_check
+            and can_spend_mumm(c, f, 1)
+        ):
+            acts.append(Action(ActionKind.POST_REROLL, f.idx))
+        if acts:
+            acts.append(Action(ActionKind.POST_ACCEPT, f.idx))
+        return tuple(acts)
+
+    def _roll(self, c: Combat, forced: bool) -> ProbeResult:
+        f = c.fighters[self.fighter]
+        parts = self.parts
+        if self.improved:
+            parts = (*parts, ("Mumm", 2 * self.improved))
+        probenwert = sum(v for _, v in parts)
+        if forced:
+            result = forced_volltreffer(probenwert, c.options)
+        else:
+            result = resolve_probe(probenwert, c.d10(), c.d10(), c.options)
+        c.emit(
+            ev.CheckRolled(
+                f.idx,
+                self.purpose,
+                parts,
+                probenwert,
+                result.d1,
+                result.d2,
+                result.success,
+                result.qs,
+                result.volltreffer,
+                result.patzer,
+                forced,
+            )
+        )
+        return result
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        f = c.fighters[self.fighter]
+        if self.stage == 0:  # before the roll: M02, M09
+            if value is not None:
+                if value.kind is ActionKind.PRE_IMPROVE:
+                    spend_mumm(c, f, MummSpend.PROBE_VERBESSERN)
+                    self.improved += 1
+                elif value.kind is ActionKind.PRE_GROSSER_WURF:
+                    spend_mumm(c, f, MummSpend.GROSSER_WURF)
+                    self.result = self._roll(c, forced=True)
+                    return Return(self.result)
+                else:
+                    self.stage = 1
+            if self.stage == 0:
+                choices = self._pre_choices(c, f)
+                if choices:
+                    return Decision(DecisionKind.PRE_CHECK, f.idx, choices)
+            self.stage = 1
+            value = None
+        if self.stage == 1:  # roll
+            self.result = self._roll(c, forced=False)
+            self.stage = 2
+            value = None
+        if self.stage == 2:  # after the roll: M03, M01
+            if value is not None:
+                if value.kind is ActionKind.POST_AVERT:
+                    spend_mumm(c, f, MummSpend.PATZER_ABWENDEN)
+                    r = self.result
+                    assert r is not None
+                    self.result = ProbeResult(r.probenwert, r.d1, r.d2, False, 0, False, False)
+                    return Return(self.result)
+                if value.kind is ActionKind.POST_REROLL:
+                    spend_mumm(c, f, MummSpend.PROBE_WIEDERHOLEN)
+                    self.rerolls += 1
+                    self.first = self.result
+                    self.result = self._roll(c, forced=False)
+                    self.stage = 3
+                    return self._keep_decision(f)
+                return Return(self.result)
+            choices = self._post_choices(c, f)
+            if choices:
+                return Decision(DecisionKind.POST_CHECK, f.idx, choices)
+            return Return(self.result)
+        # stage 3: M03 — 'Du entscheidest anschliessend, welches der beiden Ergebnisse gilt'
+        assert self.first is not None and self.result is not None
+        if value.kind is ActionKind.KEEP_FIRST:
+            self.result = self.first
+        c.emit(ev.ResultKept(f.idx, self.result.total, value.kind is ActionKind.KEEP_SECOND))
+        self.stage = 2
+        choices = self._post_choices(c, f)
+        if choices:
+            return Decision(DecisionKind.POST_CHECK, f.idx, choices)
+        return Return(self.result)
+
+    def _keep_decision(self, f: FighterState) -> Decision:
+        return Decision(
+            DecisionKind.KEEP,
+            f.idx,
+            (Action(ActionKind.KEEP_SECOND, f.idx), Action(ActionKind.KEEP_FIRST, f.idx)),
+        )
+
+
+def check(
+    c: Combat, f: FighterState, value: CheckValue, purpose: str, extra: Parts = (), **flags: bool
+) -> CheckFrame:
+    """A CheckFrame for ``value`` with condition modifiers and ``extra`` parts."""
+    parts = check_parts(c, f, value, **flags)
+    parts.extend(extra)
+    return CheckFrame(f.idx, tuple(parts), purpose)

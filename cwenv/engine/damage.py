@@ -1,0 +1,389 @@
+"""Damage, LP, conditions, dying and death (A06, D01–D09, Z01–Z08, M04, M06).
+
+Everything that lowers LP goes through :class:`LoseLPFrame`, because any LP loss may kill
+and a dying runner may then spend Mumm (M04). Damage from dice goes through
+:class:`DamageFrame` first: rolled per QS with armour per roll (A06, X08), then
+resistances (D04, X32), then the M06 prompt.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cwenv.engine import events as ev
+from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.checks import can_spend_mumm, spend_mumm
+from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.model.types import ArmourMode, Condition, MummSpend, Side, Skill
+from cwenv.rules.options import (
+    AngeschlagenTrigger,
+    BenommenReactions,
+    DeathThreshold,
+    NscAtZero,
+    Rounding,
+)
+
+if TYPE_CHECKING:
+    from cwenv.engine.fighter import FighterState
+    from cwenv.engine.state import Combat
+
+SUBSTITUTE = {
+    Condition.ANGESCHLAGEN: Condition.BENOMMEN,  # Z01
+    Condition.BENOMMEN: Condition.VERWIRRT,  # Z02
+    Condition.EINGESCHRAENKT: Condition.BENOMMEN,  # Z03
+    Condition.ENTMUTIGT: Condition.BENOMMEN,  # Z04
+    Condition.NIEDERGEWORFEN: Condition.EINGESCHRAENKT,  # Z05
+    Condition.VERWIRRT: Condition.BENOMMEN,  # Z07
+}
+"""'Erleidest du erneut X …, so erhältst du stattdessen Y' for every condition but Sterbend."""
+
+
+def gain_condition(c: Combat, f: FighterState, cond: Condition) -> None:
+    """Inflict a condition with the Z substitution chain (Z01–Z07, X19).
+
+    A condition already held is replaced by its substitute; after
+    ``options.escalation_steps`` substitutions nothing further happens. Sterbend is handled
+    by :class:`LoseLPFrame` (Z06 deals damage instead).
+    """
+    if f.dead:
+        return
+    original = cond
+    steps = 0
+    while f.conditions >> cond & 1:
+        if steps >= c.options.escalation_steps or cond not in SUBSTITUTE:
+            return
+        cond = SUBSTITUTE[cond]
+        steps += 1
+    f.conditions |= 1 << cond
+    c.count(f"condition:{cond.name}")
+    c.emit(ev.ConditionGained(f.idx, cond.label, original.label if cond is not original else ""))
+    if cond is Condition.BENOMMEN and c.options.benommen_reactions is BenommenReactions.LOST:
+        f.reactions = 0  # X24
+    c.mark_dirty()
+
+
+def lose_condition(c: Combat, f: FighterState, cond: Condition, cause: str) -> None:
+    if f.conditions >> cond & 1:
+        f.conditions &= ~(1 << cond)
+        c.emit(ev.ConditionLost(f.idx, cond.label, cause))
+
+
+def can_use_reaction(c: Combat, f: FighterState) -> bool:
+    """Able to react at all: standing, and not benommen unless X24 keeps reactions."""
+    if not f.standing:
+        return False
+    if f.conditions >> Condition.BENOMMEN & 1:
+        return c.options.benommen_reactions is BenommenReactions.KEPT
+    return True
+
+
+def reaction_choices(c: Combat, f: FighterState) -> tuple[int, ...]:
+    """Ways to pay for a reaction: 0 = one of the round's reactions, 1 = Mumm (M05)."""
+    if not can_use_reaction(c, f):
+        return ()
+    if f.reactions > 0:
+        return (0,)
+    if can_spend_mumm(c, f, MummSpend.ZUSAETZLICHE_REAKTION.cost):
+        return (1,)
+    return ()
+
+
+def pay_reaction(c: Combat, f: FighterState, with_mumm: int, what: str) -> None:
+    if with_mumm:
+        spend_mumm(c, f, MummSpend.ZUSAETZLICHE_REAKTION)
+    else:
+        f.reactions -= 1
+    c.count(f"reaction:{what}")
+    c.emit(ev.ReactionUsed(f.idx, what, f.reactions, bool(with_mumm)))
+
+
+def gain_zehrend(c: Combat, f: FighterState, kind: str) -> Frame | None:
+    """Z08: start Zehrend of a type; the same type again deals 1W10 at once instead."""
+    if f.dead:
+        return None
+    if kind in f.zehrend:
+        c.emit(ev.ConditionGained(f.idx, f"Zehrend ({kind}) erneut: 1W10 Schaden"))
+        return zehrend_damage(c, f, kind, "Zehrend erneut")
+    f.zehrend = (*f.zehrend, kind)
+    c.count("condition:ZEHREND")
+    c.emit(ev.ConditionGained(f.idx, f"zehrend ({kind})"))
+    return None
+
+
+def zehrend_damage(c: Combat, f: FighterState, kind: str, cause: str) -> DamageFrame:
+    """1W10 of the Zehrend's type; armour, resistances and immunities apply (Z08, X20)."""
+    mode = ArmourMode.BRECHEND if kind.lower() == "feuer" else ArmourMode.NORMAL
+    return DamageFrame(f.idx, -1, 1, 0, mode, frozenset({kind.lower()}), False, cause)
+
+
+def armour_after_mode(c: Combat, armour: int, mode: ArmourMode) -> int:
+    """Effective armour per roll: brechend halves it (D01, X08), direkt ignores it (D02)."""
+    if mode is ArmourMode.DIREKT:
+        return 0
+    if mode is ArmourMode.BRECHEND:
+        return (
+            (armour + 1) // 2 if c.options.brechend_armour_rounding is Rounding.UP else armour // 2
+        )
+    return armour
+
+
+def resistance_factor(
+    c: Combat, f: FighterState, forms: frozenset[str], amount: int
+) -> tuple[int, str]:
+    """D04: immune → 0, resistent → half, verwundbar → ×1.5, per attack (X32)."""
+    spec = f.spec
+    if forms & spec.immunities:
+        return 0, "immun"
+    resist = bool(forms & spec.resistances)
+    vuln = bool(forms & spec.vulnerabilities)
+    if resist == vuln:
+        return amount, ""
+    up = c.options.resistance_rounding is Rounding.UP
+    if resist:
+        return ((amount + 1) // 2 if up else amount // 2), "resistent"
+    return ((amount * 3 + 1) // 2 if up else amount * 3 // 2), "verwundbar"
+
+
+class DamageFrame(Frame):
+    """Roll ``dice`` W10 + ``bonus`` each, armour per roll, resistances, then M06 (A06)."""
+
+    __slots__ = (
+        "bare",
+        "bonus",
+        "cause",
+        "dice",
+        "flat",
+        "forms",
+        "mode",
+        "non_lethal",
+        "source",
+        "target",
+        "total",
+    )
+
+    def __init__(
+        self,
+        target: int,
+        source: int,
+        dice: int,
+        bonus: int,
+        mode: ArmourMode,
+        forms: frozenset[str],
+        non_lethal: bool,
+        cause: str,
+        *,
+        bare: int = 0,
+        flat: int = 0,
+    ) -> None:
+        """``bare`` extra dice are rolled without the bonus (X33 BARE_DIE); ``flat`` is added
+        to the sum after armour (K01's −2 damage for a disarmed NSC, X22)."""
+        super().__init__()
+        self.bare = bare
+        self.flat = flat
+        self.target = target
+        self.source = source
+        self.dice = dice
+        self.bonus = bonus
+        self.mode = mode
+        self.forms = forms
+        self.non_lethal = non_lethal
+        self.cause = cause
+        self.total = 0
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        f = c.fighters[self.target]
+        if self.stage == 0:
+            if f.dead:
+                return DONE
+            armour = armour_after_mode(c, f.spec.armour + f.armour_bonus, self.mode)
+            floor = c.options.armour_floor_zero
+            rolls = tuple(c.d10() for _ in range(self.dice + self.bare))
+            subtotal = 0
+            for i, r in enumerate(rolls):
+                v = r + (self.bonus if i < self.dice else 0) - armour
+                subtotal += v if v > 0 or not floor else 0
+            subtotal += self.flat
+            total, factor = resistance_factor(c, f, self.forms, max(subtotal, 0))
+            c.emit(
+                ev.DamageRolled(
+                    f.idx, rolls, self.bonus, armour, self.mode.value, subtotal, factor, total
+                )
+            )
+            self.total = total
+            self.stage = 1
+            if total > 0 and can_spend_mumm(c, f, MummSpend.TREFFER_WEGSTECKEN.cost):
+                return Decision(
+                    DecisionKind.DAMAGE,
+                    f.idx,
+                    (Action(ActionKind.HALVE_DAMAGE, f.idx), Action(ActionKind.TAKE_DAMAGE, f.idx)),
+                )
+            value = None
+        if self.stage == 1:
+            if value is not None and value.kind is ActionKind.HALVE_DAMAGE:
+                spend_mumm(c, f, MummSpend.TREFFER_WEGSTECKEN)
+                halved = self.total // 2  # M06: 'Dabei wird abgerundet'
+                c.emit(ev.DamageHalved(f.idx, self.total, halved))
+                self.total = halved
+            self.stage = 2
+            if self.source >= 0 and self.total > 0:
+                c.count("damage_dealt", self.total)
+            return LoseLPFrame(f.idx, self.total, self.cause, True, self.non_lethal)
+        return DONE
+
+
+def dies_at(c: Combat, f: FighterState) -> bool:
+    """D07, X05: dead when LP reach −Unbeugsamkeit (or fall below it)."""
+    limit = -f.spec.skill(Skill.UNBEUGSAMKEIT)
+    if c.options.death_threshold is DeathThreshold.AT_OR_BELOW:
+        return f.lp <= limit
+    return f.lp < limit
+
+
+def kill(c: Combat, f: FighterState, cause: str) -> None:
+    f.dead = True
+    f.down = True
+    f.reactions = 0
+    c.count(f"dead:{f.side.name}")
+    c.emit(ev.StatusChanged(f.idx, f"tot ({cause})"))
+    c.mark_dirty()
+
+
+class LoseLPFrame(Frame):
+    """Lower LP and settle the consequences: angeschlagen at half (D06, X28), kampfunfähig and
+    sterbend at 0 (D05, D07, X11, X34), sterbend again (Z06, X29), death (D07, X05) with the
+    M04 prompt. ``damage`` is False for a dying fighter's LP loss (D08)."""
+
+    __slots__ = ("amount", "cause", "damage", "die", "fighter", "non_lethal")
+
+    def __init__(
+        self,
+        fighter: int,
+        amount: int,
+        cause: str,
+        damage: bool,
+        non_lethal: bool = False,
+        die: bool = False,
+    ) -> None:
+        """``die``: the fighter would die outright (a Patzer on the dying check, D08)."""
+        super().__init__()
+        self.die = die
+        self.fighter = fighter
+        self.amount = amount
+        self.cause = cause
+        self.damage = damage
+        self.non_lethal = non_lethal
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        f = c.fighters[self.fighter]
+        opts = c.options
+        if self.stage == 1:
+            if value.kind is ActionKind.AVERT_DEATH:
+                spend_mumm(c, f, MummSpend.TOD_ABWENDEN)
+                before = f.lp
+                f.lp = 0
+                f.down = True
+                f.stabilised = True
+                c.emit(ev.LPChanged(f.idx, before, 0, "dem Tod von der Schippe gesprungen"))
+                if opts.tod_abwenden_ends_sterbend:
+                    lose_condition(c, f, Condition.STERBEND, "Mumm")
+                c.emit(ev.StatusChanged(f.idx, "bewusstlos"))
+                return DONE
+            kill(c, f, self.cause)
+            return DONE
+        if f.dead:
+            return DONE
+        if self.die:
+            return self._would_die(c, f)
+        if self.amount <= 0:
+            return DONE
+        amount = self.amount
+        if (
+            self.damage
+            and f.down
+            and f.conditions >> Condition.STERBEND & 1
+            and (opts.sterbend_damage_reinflicts)
+        ):
+            extra = c.d10()  # Z06: sterbend again → 1W10 direct damage (X29)
+            c.emit(ev.ConditionGained(f.idx, f"1W10 direkter Schaden ({extra})", "sterbend"))
+            amount += extra
+        if amount <= 0:
+            return DONE
+        before = f.lp
+        after = before - amount
+        if self.non_lethal and opts.non_lethal_floor_zero and before > 0:
+            after = max(after, 0)
+        f.lp = after
+        c.emit(ev.LPChanged(f.idx, before, after, self.cause))
+        c.mark_dirty()
+        half = f.spec.lp / 2
+        if (
+            after <= half
+            and (
+                before > half
+                or (self.damage and opts.angeschlagen_trigger is AngeschlagenTrigger.EVERY_HIT)
+            )
+            and after > 0
+        ):
+            gain_condition(c, f, Condition.ANGESCHLAGEN)
+        if after <= 0 and not f.down:
+            f.down = True
+            f.reactions = 0
+            c.count(f"down:{f.side.name}")
+            if opts.kampfunfaehig_prone:
+                f.conditions |= 1 << Condition.NIEDERGEWORFEN  # X44: 'zu Boden'
+            if self.non_lethal and after == 0:
+                c.emit(ev.StatusChanged(f.idx, "bewusstlos (nicht-tödlich)"))
+                return DONE
+            if f.side is not Side.RUNNER and opts.nsc_at_zero is NscAtZero.DEAD:
+                return self._would_die(c, f)
+            c.emit(ev.StatusChanged(f.idx, "kampfunfähig"))
+            f.conditions |= 1 << Condition.STERBEND
+            c.emit(ev.ConditionGained(f.idx, Condition.STERBEND.label))
+        if f.down and dies_at(c, f):
+            return self._would_die(c, f)
+        return DONE
+
+    def _would_die(self, c: Combat, f: FighterState) -> Decision | Return:
+        """M04: 'Würde dein Runner sterben, kannst du 1 Mummpunkt bezahlen'."""
+        if can_spend_mumm(c, f, MummSpend.TOD_ABWENDEN.cost):
+            self.stage = 1
+            return Decision(
+                DecisionKind.DEATH,
+                f.idx,
+                (Action(ActionKind.AVERT_DEATH, f.idx), Action(ActionKind.ACCEPT_DEATH, f.idx)),
+            )
+        kill(c, f, self.cause)
+        return DONE
+
+
+def heal(c: Combat, f: FighterState, amount: int, cause: str) -> None:
+    """Heal LP up to the maximum. A fighter at ≤ 0 LP wakes once healed to ≥ 1 LP unless
+    still sterbend, which healing does not end (D08, X29)."""
+    if f.dead or amount <= 0:
+        return
+    before = f.lp
+    f.lp = min(f.spec.lp, f.lp + amount)
+    c.emit(ev.LPChanged(f.idx, before, f.lp, cause))
+    if f.down and f.lp >= 1 and not f.conditions >> Condition.STERBEND & 1:
+        f.down = False
+        f.stabilised = False
+        c.emit(ev.StatusChanged(f.idx, "wieder bei Bewusstsein"))
+    c.mark_dirty()
+
+
+class SequenceFrame(Frame):
+    """Run several frames one after the other (each copied when it starts, so clones never
+    share a running frame)."""
+
+    __slots__ = ("frames", "i")
+
+    def __init__(self, frames: tuple[Frame, ...]) -> None:
+        super().__init__()
+        self.frames = frames
+        self.i = 0
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        if self.i >= len(self.frames):
+            return DONE
+        self.i += 1
+        return self.frames[self.i - 1].copy()

@@ -1,0 +1,175 @@
+"""What a Kampfmanöver does (K01–K05) and what a Patzer does to the attacker (A08)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cwenv.battlemap.paths import reachable
+from cwenv.engine import events as ev
+from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_condition
+from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.engine.movement import (
+    PUSH_METRES,
+    ForcedMoveFrame,
+    blocked_for,
+    move_profile,
+    movement_allowance_base,
+    push_path,
+)
+from cwenv.model.specs import UNARMED
+from cwenv.model.types import ArmourMode, Condition, Maneuver, Side
+from cwenv.rules.options import ForcedMovementBlockade
+from cwenv.rules.tables import FumbleRow, patzer_row
+
+if TYPE_CHECKING:
+    from cwenv.engine.fighter import FighterState
+    from cwenv.engine.state import Combat
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _direction(c: Combat, src: int, dst: int) -> tuple[int, int]:
+    bm = c.bm
+    return _sign(bm.xs[dst] - bm.xs[src]), _sign(bm.ys[dst] - bm.ys[src])
+
+
+def maneuver_effects(c: Combat, a: FighterState, t: FighterState, m: Maneuver) -> list[Frame]:
+    """K01–K05 on a successful manoeuvre; returns frames for movement they cause."""
+    if m is Maneuver.ENTWAFFNEN:  # K01
+        if t.side is Side.RUNNER:
+            if 0 <= t.drawn < len(t.spec.weapons):
+                t.dropped |= 1 << t.drawn
+                c.emit(ev.Acted(t.idx, "verliert die Waffe", t.weapons[t.drawn].name))
+                t.drawn = -1
+        else:
+            t.disarmed = True
+            c.emit(ev.Acted(t.idx, "ist entwaffnet", "−2 auf Angriff und Schaden"))
+        return []
+    if m is Maneuver.FESTSETZEN:  # K02: in the grip, benommen
+        gain_condition(c, t, Condition.BENOMMEN)
+        return []
+    if m is Maneuver.UMREISSEN:  # K04
+        gain_condition(c, t, Condition.NIEDERGEWORFEN)
+        return []
+    if m is Maneuver.WEGSTOSSEN:  # K05: 2 m straight back
+        path = push_path(c, t, _direction(c, a.pos, t.pos), PUSH_METRES)
+        provoke = c.options.forced_movement_blockade is ForcedMovementBlockade.ALL_FORCED
+        return [ForcedMoveFrame(t.idx, path, "Wegstossen", provoke)]
+    return [DragFrame(a.idx, t.idx)]  # K03 Mitzerren
+
+
+class DragFrame(Frame):
+    """K03 Mitzerren: the attacker moves up to half Bewegung and the grabbed target follows
+    into each cell the attacker leaves."""
+
+    __slots__ = ("attacker", "target")
+
+    def __init__(self, attacker: int, target: int) -> None:
+        super().__init__()
+        self.attacker = attacker
+        self.target = target
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        a, t = c.fighters[self.attacker], c.fighters[self.target]
+        if self.stage == 0:
+            self.stage = 1
+            if not a.standing or t.dead:
+                return DONE
+            budget = max(1, movement_allowance_base(c, a) // 2)
+            routes = reachable(
+                c.bm,
+                blocked_for(c, a),
+                a.pos,
+                budget,
+                move_profile(c, a),
+                occupied=frozenset(c.occupant),
+            )
+            choices = [Action(ActionKind.DRAG_TO, a.idx, t.idx, cell) for cell in sorted(routes)]
+            if not choices:
+                return DONE
+            choices.append(Action(ActionKind.DRAG_STOP, a.idx, t.idx))
+            return Decision(DecisionKind.DRAG, a.idx, tuple(choices))
+        if value.kind is ActionKind.DRAG_STOP:
+            return DONE
+        routes = reachable(
+            c.bm,
+            blocked_for(c, a),
+            a.pos,
+            max(1, movement_allowance_base(c, a) // 2),
+            move_profile(c, a),
+            occupied=frozenset(c.occupant),
+        )
+        route = routes[value.cell]
+        a_path, t_path = [], []
+        for cell in route.cells:
+            prev = a.pos
+            c.move_fighter(a, cell)
+            c.move_fighter(t, prev)
+            a_path.append(c.bm.cell(cell))
+            t_path.append(c.bm.cell(prev))
+        c.emit(ev.Moved(a.idx, tuple(a_path), len(a_path), "zerrt"))
+        c.emit(ev.ForcedMove(t.idx, tuple(t_path), "Mitzerren"))
+        return DONE
+
+
+def slide_path(c: Combat, f: FighterState, toward: int) -> tuple[int, ...]:
+    """A08 Fehltritt: 2 m onward past the opponent, veering round anything in the way."""
+    bm = c.bm
+    dx, dy = _direction(c, f.pos, toward)
+    if dx == 0 and dy == 0:
+        dx = 1
+    options = [(dx, dy), (_sign(dx - dy), _sign(dx + dy)), (_sign(dx + dy), _sign(dy - dx))]
+    x, y = bm.xs[f.pos], bm.ys[f.pos]
+    elev = bm.elevation[f.pos]
+    path: list[int] = []
+    for _ in range(PUSH_METRES):
+        moved = False
+        for ox, oy in options:
+            nx, ny = x + ox, y + oy
+            if not (0 <= nx < bm.width and 0 <= ny < bm.height):
+                continue
+            cell = ny * bm.width + nx
+            if c.solid[cell] or cell in c.occupant or cell in path or bm.elevation[cell] - elev > 1:
+                continue
+            path.append(cell)
+            x, y, moved = nx, ny, True
+            break
+        if not moved or bm.elevation[path[-1]] < elev - 1:
+            break
+        elev = bm.elevation[path[-1]]
+    return tuple(path)
+
+
+def patzer_effects(c: Combat, a: FighterState, t: FighterState, mode: int, index: int) -> Frame:
+    """A08: roll 2W10 − the defender's QS (0: a failed attack draws no defence, X09) and
+    apply the row to the attacker."""
+    d1, d2 = c.d10(), c.d10()
+    row = patzer_row(d1 + d2)
+    c.emit(ev.TableRolled(a.idx, "Patzer", d1, d2, 0, row.value))
+    c.count(f"patzer:{row.name}")
+    frames: list[Frame] = []
+    if row is FumbleRow.MUSKELRISS:
+        gain_condition(c, a, Condition.ANGESCHLAGEN)
+        frames.append(
+            DamageFrame(a.idx, -1, 1, 0, ArmourMode.DIREKT, frozenset(), False, "Muskelriss")
+        )
+    elif row is FumbleRow.UEBERDEHNT:
+        frames.append(
+            DamageFrame(a.idx, -1, 1, 0, ArmourMode.DIREKT, frozenset(), False, "Überdehnt")
+        )
+    elif row is FumbleRow.OFFENE_DECKUNG:
+        gain_condition(c, a, Condition.VERWIRRT)
+    elif row is FumbleRow.FEHLTRITT:
+        gain_condition(c, a, Condition.EINGESCHRAENKT)
+        provoke = c.options.forced_movement_blockade is not ForcedMovementBlockade.NEVER
+        frames.append(ForcedMoveFrame(a.idx, slide_path(c, a, t.pos), "Fehltritt", provoke))
+    elif row is FumbleRow.WAFFE_BLOCKIERT:
+        if mode in (0, 3) and a.weapons[index] is not UNARMED:  # weapon attacks only
+            a.jammed |= 1 << index
+            c.emit(ev.Acted(a.idx, "Waffe blockiert", a.weapons[index].name))
+    elif row is FumbleRow.ENTMUTIGT:
+        gain_condition(c, a, Condition.ENTMUTIGT)
+    return SequenceFrame(tuple(frames))

@@ -1,0 +1,148 @@
+"""A fighter's mutable state during one combat; the stat block stays in :class:`FighterSpec`."""
+
+from __future__ import annotations
+
+from cwenv.model.specs import FighterSpec, ItemSpec, WeaponSpec
+from cwenv.model.types import Condition, Side, WeaponKind
+
+
+class FighterState:
+    """Everything about one fighter that changes during a fight.
+
+    ``conditions`` is a bit set over :class:`Condition`; ``zehrend`` holds the Zehrend
+    types (Z08). ``down`` is «kampfunfähig» (D07) or unconscious (D05, M04).
+    """
+
+    __slots__ = (
+        "actionbonus_used",
+        "actions",
+        "aim_stacks",
+        "aim_target",
+        "ammo",
+        "armour_bonus",
+        "backpack",
+        "conditions",
+        "cyber_uses",
+        "dead",
+        "disarmed",
+        "down",
+        "drawn",
+        "dropped",
+        "extra_action_used",
+        "fled",
+        "focus_bonus",
+        "grundwert",
+        "help_bonus",
+        "idx",
+        "initiative",
+        "items",
+        "jammed",
+        "lp",
+        "mumm",
+        "mumm_max",
+        "pos",
+        "prone_bonus",
+        "reactions",
+        "reload_progress",
+        "side",
+        "spec",
+        "stabilised",
+        "upload_progress",
+        "weapons",
+        "zehrend",
+    )
+
+    def __init__(self, idx: int, spec: FighterSpec, pos: int) -> None:
+        self.idx = idx
+        self.spec = spec
+        self.side: Side = spec.side
+        self.pos = pos
+        self.lp = spec.lp
+        self.mumm = spec.mumm
+        self.mumm_max = max(spec.mumm_max, spec.mumm)
+        self.reactions = 0
+        self.conditions = 0
+        self.zehrend: tuple[str, ...] = ()
+        self.dead = False
+        self.down = False
+        self.stabilised = False
+        self.fled = False
+        self.initiative = 0
+        self.grundwert = spec.initiative_grundwert
+        self.actions = 0
+        self.aim_target = -1
+        self.aim_stacks = 0
+        self.weapons: tuple[WeaponSpec, ...] = spec.all_weapons
+        carried = len(spec.weapons)
+        self.drawn = 0 if carried else -1  # index of the drawn carried weapon (H04)
+        self.ammo = [w.magazine for w in self.weapons]
+        self.reload_progress = [0] * len(self.weapons)
+        self.jammed = 0  # bit set over weapon indices (A08 Waffe blockiert)
+        self.dropped = 0  # bit set over carried weapons knocked away (K01)
+        self.disarmed = False  # NSC −2 after Entwaffnen (K01)
+        self.upload_progress = [0] * len(spec.hacks)
+        self.cyber_uses = [w.ability.uses if w.ability else 0 for w in spec.cyberware]
+        self.items: list[ItemSpec] = list(spec.items)  # consumables at hand (H04)
+        self.backpack: list[ItemSpec] = list(spec.backpack)  # fetched with H06
+        self.extra_action_used = False
+        self.prone_bonus = False
+        self.help_bonus = 0
+        self.focus_bonus = 0
+        self.armour_bonus = 0
+        self.actionbonus_used = False
+
+    def copy(self) -> FighterState:
+        twin = FighterState.__new__(FighterState)
+        for name in FighterState.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.ammo = self.ammo.copy()
+        twin.reload_progress = self.reload_progress.copy()
+        twin.upload_progress = self.upload_progress.copy()
+        twin.cyber_uses = self.cyber_uses.copy()
+        twin.items = self.items.copy()
+        twin.backpack = self.backpack.copy()
+        return twin
+
+    # -- conditions ---------------------------------------------------------------------
+    def has(self, condition: Condition) -> bool:
+        return bool(self.conditions >> condition & 1)
+
+    def condition_list(self) -> list[Condition]:
+        return [c for c in Condition if self.conditions >> c & 1]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    # -- status -------------------------------------------------------------------------
+    @property
+    def standing(self) -> bool:
+        """Still in the fight: alive, not kampfunfähig or unconscious, not fled."""
+        return not (self.dead or self.down or self.fled)
+
+    @property
+    def on_map(self) -> bool:
+        return not self.fled
+
+    @property
+    def prone(self) -> bool:
+        return bool(self.conditions >> Condition.NIEDERGEWORFEN & 1)
+
+    def weapon_usable(self, i: int) -> bool:
+        """A weapon can strike: drawn (built-in and unarmed always are), not jammed or lost."""
+        carried = len(self.spec.weapons)
+        if i < carried and (i != self.drawn or self.dropped >> i & 1):
+            return False
+        if self.jammed >> i & 1:
+            return False
+        w = self.weapons[i]
+        return not (w.kind is WeaponKind.RANGED and w.magazine > 0 and self.ammo[i] <= 0)
+
+    @property
+    def melee_reach(self) -> int:
+        """The longest reach among usable melee weapons (R04 Blockadeangriff)."""
+        best = 0
+        for i, w in enumerate(self.weapons):
+            if w.kind is WeaponKind.MELEE and w.reach > best and self.weapon_usable(i):
+                best = w.reach
+        return best

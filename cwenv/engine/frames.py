@@ -1,0 +1,62 @@
+"""Resumable procedures: the engine's explicit call stack.
+
+A rule procedure that may stop for a decision (an attack waiting for the defender's
+choice, a check waiting for a Mumm spend) is a :class:`Frame` with a ``stage`` counter.
+``step(combat, value)`` runs it until it
+
+* returns a :class:`~cwenv.engine.actions.Decision` — the combat pauses; the chosen action
+  comes back as ``value`` on the next call;
+* returns another :class:`Frame` — a sub-procedure runs first; its result comes back as
+  ``value``;
+* returns :class:`Return` — the frame is done and hands ``value`` to its caller.
+
+Frames hold only immutable values, so a combat clones by copying each frame shallowly;
+generators could not be copied, which is why the flow is not written as coroutines.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+if TYPE_CHECKING:
+    from cwenv.engine.actions import Decision
+    from cwenv.engine.state import Combat
+
+
+class Return(NamedTuple):
+    value: Any = None
+
+
+DONE = Return(None)
+
+Step = "Decision | Frame | Return"
+
+
+class Frame:
+    __slots__ = ("stage",)
+    _all_slots: ClassVar[tuple[str, ...]] = ("stage",)
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        names: list[str] = []
+        for klass in reversed(cls.__mro__):
+            for name in getattr(klass, "__slots__", ()):
+                if name not in names:
+                    names.append(name)
+        cls._all_slots = tuple(names)
+
+    def __init__(self) -> None:
+        self.stage = 0
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        raise NotImplementedError
+
+    def copy(self) -> Frame:
+        twin = object.__new__(type(self))
+        for name in self._all_slots:
+            object.__setattr__(twin, name, getattr(self, name))
+        return twin
+
+    def describe(self) -> str:
+        """A short label of what is being resolved (table-dice prompts, debugging)."""
+        return type(self).__name__

@@ -1,0 +1,324 @@
+"""The Kampfrunde: initiative, the order of turns, and the end of the round.
+
+Steps (I01–I04) or passes (I10–I13) by ``options.initiative``; reactions granted at the
+start of the round (R01, X01, X24); end-of-round Zehrend and Sterbend (D03, D08, Z08, X31).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cwenv.engine import events as ev
+from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.checks import check
+from cwenv.engine.damage import LoseLPFrame, lose_condition, zehrend_damage
+from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.engine.game import VictoryKind
+from cwenv.model.types import CheckValue, Condition, Skill
+from cwenv.rules.options import (
+    InitiativeSystem,
+    ProneBonusUntil,
+    ReactionBasis,
+    RoundEndOrder,
+    Surprise,
+    TieOrder,
+)
+from cwenv.rules.probe import ProbeResult
+
+if TYPE_CHECKING:
+    from cwenv.engine.fighter import FighterState
+    from cwenv.engine.state import Combat
+
+STEP_INTERVAL = 10  # I03: again every 10 steps
+DICE_PER_GRUNDWERT = 5  # I02: Grundwert ÷ 5, rounded up
+REACTION_DIVISOR = 4  # R01: Initiative ÷ 4, rounded down
+REFLEXE_PER_ACTION = 8  # I11: Reflexe ÷ 8, rounded up
+
+
+def initiative_steps(initiative: int) -> tuple[int, ...]:
+    """I03: act at the Initiative and every 10 steps further while the step is ≥ 1."""
+    return tuple(range(initiative, 0, -STEP_INTERVAL))
+
+
+def initiative_dice(grundwert: int) -> int:
+    """I02: Grundwert ÷ 5 rounded up W10s (at least one)."""
+    return max(1, -(-grundwert // DICE_PER_GRUNDWERT))
+
+
+def pass_actions(c: Combat, f: FighterState) -> int:
+    """I11: (Reflexe incl. the corresponding bonuses) ÷ 8 rounded up (X36)."""
+    reflexe = f.spec.skill(Skill.REFLEXE)
+    if c.options.passes_count_initiative_bonus:
+        reflexe += f.spec.initiative_bonus_total
+    return max(1, -(-reflexe // REFLEXE_PER_ACTION))
+
+
+def _reactions(c: Combat, f: FighterState) -> int:
+    """R01, X01: Initiative ÷ 4 rounded down; none for the benommen."""
+    if f.conditions >> Condition.BENOMMEN & 1:
+        return 0
+    basis = c.options.reactions_basis
+    if basis is ReactionBasis.ROLLED_INITIATIVE:
+        value = f.initiative
+    elif basis is ReactionBasis.GRUNDWERT:
+        value = f.grundwert
+    else:
+        value = f.spec.skill(Skill.REFLEXE)
+    return value // REACTION_DIVISOR
+
+
+class CombatFrame(Frame):
+    """The whole fight: round after round until a victory condition or the round limit."""
+
+    __slots__ = ()
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        if self.stage == 1:  # a round has ended
+            for v in c.game.victory:
+                if v.kind is VictoryKind.SURVIVE and c.round >= v.rounds:
+                    c._finish(v.side, f"{v.rounds} Runden überstanden")
+                    return DONE
+            limit = c.game.round_limit
+            if limit is not None and c.round >= limit:
+                c._finish(None, "Rundenlimit erreicht")
+                return DONE
+        self.stage = 1
+        return RoundFrame()
+
+
+class RoundFrame(Frame):
+    """One Kampfrunde: roll initiative, let every slot act in order, then end the round."""
+
+    __slots__ = ("ambush", "si", "surprised")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.surprised: tuple[int, ...] = ()
+        self.ambush: tuple[int, ...] = ()
+        self.si = 0
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        if self.stage == 0:
+            self._start(c)
+            self.stage = 1
+        if self.stage == 1:  # X45: ambushed fighters roll Reflexe in round 1
+            if value is not None and not value.success:
+                f = c.fighters[self.ambush[self.si - 1]]
+                self.surprised = (*self.surprised, f.idx)
+                f.reactions = 0
+                c.emit(ev.StatusChanged(f.idx, "überrascht"))
+            if self.si < len(self.ambush):
+                f = c.fighters[self.ambush[self.si]]
+                self.si += 1
+                return check(c, f, CheckValue.REFLEXE, "Hinterhalt")
+            self.stage = 2
+            value = None
+        if self.stage == 2:
+            if value is not None and value.kind is ActionKind.CHOOSE_ACTOR:
+                return self._turn(c, value.target)
+            while c.queue:
+                _step, idx = c.queue[0]
+                f = c.fighters[idx]
+                if not f.standing or idx in self.surprised:
+                    c.queue.pop(0)
+                    continue
+                tied = self._tied_group(c)
+                if len(tied) > 1:
+                    choices = tuple(Action(ActionKind.CHOOSE_ACTOR, tied[0], t) for t in tied)
+                    return Decision(DecisionKind.ORDER, tied[0], choices)
+                return self._turn(c, idx)
+            self.stage = 3
+            return EndOfRoundFrame()
+        c.emit(ev.RoundEnded(c.round))
+        return DONE
+
+    def _ambushed(self, c: Combat) -> tuple[int, ...]:
+        """X45: with REFLEXE_CHECK, fighters of an ambushed side roll Reflexe in round 1;
+        a failure costs them their turns and reactions that round."""
+        if c.round != 1 or c.options.surprise is Surprise.NONE or not c.game.ambushed:
+            return ()
+        return tuple(f.idx for f in c.fighters if f.side in c.game.ambushed and f.standing)
+
+    def _turn(self, c: Combat, idx: int) -> Frame:
+        from cwenv.engine.turn import TurnFrame
+
+        for i, (step, who) in enumerate(c.queue):
+            if who == idx:
+                del c.queue[i]
+                return TurnFrame(idx, step)
+        raise AssertionError("chosen actor not in the queue")  # pragma: no cover
+
+    def _tied_group(self, c: Combat) -> list[int]:
+        """I04/I13, X16: fighters of one side tied at the front of the queue, if the side
+        chooses their order; otherwise just the front fighter."""
+        step, first = c.queue[0]
+        if c.options.tie_order is not TieOrder.SIDE_CHOOSES:
+            return [first]
+        f = c.fighters[first]
+        key = self._tie_key(c, f)
+        group = [first]
+        for s, idx in c.queue[1:]:
+            if s != step:
+                break
+            g = c.fighters[idx]
+            if g.side is not f.side or self._tie_key(c, g) != key:
+                break
+            if g.standing and idx not in group:
+                group.append(idx)
+        return group
+
+    @staticmethod
+    def _tie_key(c: Combat, f: FighterState) -> tuple[int, ...]:
+        if c.options.initiative is InitiativeSystem.STEPS:
+            return (f.grundwert,)
+        return (f.initiative, f.spec.skill(Skill.REFLEXE))
+
+    def _start(self, c: Combat) -> None:
+        c.round += 1
+        c.emit(ev.RoundStarted(c.round))
+        opts = c.options
+        slots: list[tuple[tuple[int, ...], int, int]] = []
+        for f in c.fighters:
+            if f.dead or f.fled:
+                continue
+            if opts.initiative is InitiativeSystem.STEPS:
+                n = initiative_dice(f.grundwert)
+                dice = tuple(c.d10() for _ in range(n))
+                f.initiative = f.grundwert + sum(dice)
+                steps = initiative_steps(f.initiative)
+                f.actions = len(steps)
+            else:
+                dice = (c.d10(),)
+                f.initiative = dice[0]
+                f.actions = pass_actions(c, f)
+                steps = tuple(range(1, f.actions + 1))
+            tiebreak = f.idx
+            if opts.tie_order is TieOrder.RANDOM:
+                tiebreak = c.d10() * 100 + c.d10() * 10 + f.idx % 10 + f.idx // 10 * 1000
+            f.reactions = _reactions(c, f) if not f.down else 0
+            f.extra_action_used = False
+            f.actionbonus_used = False
+            if opts.niederwerfen_penalty_until is ProneBonusUntil.NEXT_ROUND:
+                f.prone_bonus = False
+            c.emit(
+                ev.InitiativeRolled(
+                    f.idx, f.grundwert, dice, f.initiative, f.reactions, f.actions, steps
+                )
+            )
+            for s in steps:
+                if opts.initiative is InitiativeSystem.STEPS:
+                    key: tuple[int, ...] = (-s, -f.grundwert, int(f.side), tiebreak)
+                else:
+                    key = (s, -f.initiative, -f.spec.skill(Skill.REFLEXE), int(f.side), tiebreak)
+                slots.append((key, s, f.idx))
+        slots.sort()
+        c.queue = [(s, idx) for _, s, idx in slots]
+        self.ambush = self._ambushed(c)
+
+
+class EndOfRoundFrame(Frame):
+    """X31: per fighter in initiative order: Zehrend damage, Zehrend check, dying check."""
+
+    __slots__ = ("kind_i", "order", "phase", "pos")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.order: tuple[int, ...] = ()
+        self.pos = 0
+        self.phase = 0  # 0 Zehrend damage, 1 Zehrend check, 2 dying check
+        self.kind_i = 0
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        if self.stage == 0:
+            ranked = sorted(
+                (f for f in c.fighters if not f.dead and not f.fled),
+                key=lambda f: (-f.initiative, -f.grundwert, int(f.side), f.idx),
+            )
+            self.order = tuple(f.idx for f in ranked)
+            self.stage = 1
+            value = None
+        phased = c.options.round_end_order is RoundEndOrder.PHASED
+        while self.pos < len(self.order):
+            f = c.fighters[self.order[self.pos]]
+            frame = self._advance(c, f, value, phased)
+            value = None
+            if frame is not None:
+                return frame
+        if phased and self.stage == 1:
+            self.stage = 2
+            self.pos = 0
+            return self.step(c, None)
+        _cleanup(c)
+        return DONE
+
+    def _advance(self, c: Combat, f: FighterState, value: Any, phased: bool) -> Frame | None:
+        """Run the next end-of-round item for ``f``; None when it has nothing more."""
+        if f.dead:
+            self._next_fighter()
+            return None
+        want_zehrend = not phased or self.stage == 1
+        want_dying = not phased or self.stage == 2
+        if self.phase == 0:  # Zehrend damage (Z08)
+            if want_zehrend and self.kind_i < len(f.zehrend):
+                self.phase = 1
+                return zehrend_damage(
+                    c, f, f.zehrend[self.kind_i], f"Zehrend ({f.zehrend[self.kind_i]})"
+                )
+            self.phase = 2
+        if self.phase == 1:  # the free 'passende Probe' (Z08, X20)
+            if f.dead or self.kind_i >= len(f.zehrend):
+                self.phase = 2
+            elif value is None:
+                kind = f.zehrend[self.kind_i]
+                return check(
+                    c,
+                    f,
+                    CheckValue(c.options.zehrend_check(kind).value),
+                    f"Zehrend ({kind}) beenden",
+                )
+            else:
+                kind = f.zehrend[self.kind_i]
+                if value.success:
+                    f.zehrend = tuple(k for k in f.zehrend if k != kind)
+                    c.emit(ev.ConditionLost(f.idx, f"zehrend ({kind})", "Probe"))
+                else:
+                    self.kind_i += 1
+                self.phase = 0
+                return self._advance(c, f, None, phased)
+        if self.phase == 2:  # dying check (D08)
+            if want_dying and f.conditions >> Condition.STERBEND & 1 and not f.dead:
+                self.phase = 3
+                return check(c, f, CheckValue.UNBEUGSAMKEIT, "Sterben")
+            self._next_fighter()
+            return None
+        if self.phase == 3:
+            result: ProbeResult = value
+            self.phase = 4
+            if result.volltreffer:
+                lose_condition(c, f, Condition.STERBEND, "stabilisiert sich selbst")
+                f.stabilised = True
+                c.emit(ev.StatusChanged(f.idx, "stabilisiert"))
+            elif result.patzer:
+                return LoseLPFrame(f.idx, 0, "Patzer beim Sterben", damage=False, die=True)
+            elif not result.success:
+                return LoseLPFrame(f.idx, c.d10(), "Sterben", damage=False)
+            return self._advance(c, f, None, phased)
+        self._next_fighter()
+        return None
+
+    def _next_fighter(self) -> None:
+        self.pos += 1
+        self.phase = 0
+        self.kind_i = 0
+
+
+def _cleanup(c: Combat) -> None:
+    """Round-scoped effects end (X03 aim at round end, cyberware armour, help, focus)."""
+    opts = c.options
+    for f in c.fighters:
+        f.armour_bonus = 0
+        f.help_bonus = 0
+        f.focus_bonus = 0
+        if opts.zielen_lost_at_round_end:
+            f.aim_stacks = 0
+            f.aim_target = -1

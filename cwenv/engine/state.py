@@ -1,0 +1,270 @@
+"""The combat state: one play of a :class:`~cwenv.engine.game.Game`.
+
+``legal_actions()`` lists what the current decider may do; ``apply(action)`` validates it
+against that list (raising :class:`IllegalActionError`, a ``ValueError``, and leaving the
+state untouched) and then runs the rules until the next decision point. ``clone()`` copies
+the whole state, dice included, so a search agent can look ahead; ``reseed_dice`` lets it
+sample other futures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from cwenv.battlemap.grid import Terrain
+from cwenv.battlemap.paths import Route
+from cwenv.engine import events as ev
+from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.fighter import FighterState
+from cwenv.engine.frames import Frame, Return
+from cwenv.engine.game import Game, VictoryKind
+from cwenv.model.types import Side
+from cwenv.rules.dice import Dice, SeededDice
+
+
+class IllegalActionError(ValueError):
+    """The action is not among the current decider's legal actions."""
+
+
+class CombatOverError(IllegalActionError):
+    """The combat has ended; no further action can be applied."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a combat ended. ``winner`` is None for a draw."""
+
+    winner: Side | None
+    reason: str
+    rounds: int
+
+
+class Combat:
+    """The state of one fight (OpenSpiel's State, python-chess's Board)."""
+
+    def __init__(self, game: Game, dice: Dice) -> None:
+        from cwenv.engine.roundflow import CombatFrame
+
+        self.game = game
+        self.options = game.options
+        self.bm = game.battlemap
+        self.dice = dice
+        self.fighters = [
+            FighterState(i, spec, pos)
+            for i, (spec, pos) in enumerate(zip(game.roster, game.positions, strict=True))
+        ]
+        self.occupant: dict[int, int] = {f.pos: f.idx for f in self.fighters}
+        self.opaque = self.bm.initial_opacity()
+        self.solid = bytearray(0 if t.standable else 1 for t in self.bm.terrain)
+        self.round = 0
+        self.events: list[ev.Event] = []
+        self.history: list[Action] = []
+        self.queue: list[tuple[int, int]] = []  # (step or pass, fighter) still to act
+        self.turn_fighter = -1
+        self.outcome: Outcome | None = None
+        self.forbidden: dict[Side, frozenset[ActionKind]] = {}
+        self.counters: dict[str, int] = {}
+        self._stack: list[Frame] = [CombatFrame()]
+        self._pending: Decision | None = None
+        self._legal: list[Action] | None = None
+        self._legal_set: set[Action] | None = None
+        self.routes: dict[int, Route] = {}
+        self.hard_routes: dict[int, Route] = {}
+        self._dirty = False
+        self._run(None)
+
+    # -- the public face ------------------------------------------------------------------
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the combat is over."""
+        return self._pending
+
+    def current_fighter(self) -> int:
+        """Index of the fighter who must decide now (−1 when the combat is over)."""
+        return self._pending.fighter if self._pending is not None else -1
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def legal_actions(self) -> list[Action]:
+        """The one legality function: every legal choice of the current decider."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+            self._legal_set = None
+        return self._legal
+
+    def is_legal(self, action: Action) -> bool:
+        legal = self.legal_actions()
+        if self._legal_set is None:
+            self._legal_set = set(legal)
+        return action in self._legal_set
+
+    def apply(self, action: Action) -> None:
+        """Validate ``action`` and carry it out, running the rules to the next decision."""
+        if self.outcome is not None:
+            raise CombatOverError("the combat is over")
+        if not self.is_legal(action):
+            d = self._pending
+            who = self.fighters[d.fighter].name if d is not None else "-"
+            kind = d.kind.name if d is not None else "-"
+            raise IllegalActionError(f"illegal action {action!r} for {who} at {kind}")
+        self.history.append(action)
+        self._pending = None
+        self._legal = None
+        self._legal_set = None
+        self._run(action)
+
+    def clone(self) -> Combat:
+        """A deep, independent copy; the same actions give the same events in both."""
+        twin = Combat.__new__(Combat)
+        twin.game = self.game
+        twin.options = self.options
+        twin.bm = self.bm
+        twin.dice = self.dice.clone()
+        twin.fighters = [f.copy() for f in self.fighters]
+        twin.occupant = self.occupant.copy()
+        twin.opaque = self.opaque[:]
+        twin.solid = self.solid[:]
+        twin.round = self.round
+        twin.events = self.events.copy()
+        twin.history = self.history.copy()
+        twin.queue = self.queue.copy()
+        twin.turn_fighter = self.turn_fighter
+        twin.outcome = self.outcome
+        twin.forbidden = self.forbidden
+        twin.counters = self.counters.copy()
+        twin._stack = [frame.copy() for frame in self._stack]
+        twin._pending = self._pending
+        twin._legal = self._legal
+        twin._legal_set = self._legal_set
+        twin.routes = self.routes
+        twin.hard_routes = self.hard_routes
+        twin._dirty = self._dirty
+        return twin
+
+    def reseed_dice(self, seed: int) -> None:
+        """Replace the dice with a fresh seeded stream (search: sample another future)."""
+        self.dice = SeededDice(seed)
+
+    def forbid(self, side: Side, kinds: Iterable[ActionKind]) -> None:
+        """Restricted play: remove these action kinds from ``side``'s legal actions.
+
+        A prompt always keeps its declining answer, so no decision is left empty.
+        """
+        self.forbidden = {**self.forbidden, side: frozenset(kinds)}
+        self._legal = None
+        self._legal_set = None
+
+    # -- helpers for the rule modules -------------------------------------------------------
+    def emit(self, event: ev.Event) -> None:
+        self.events.append(event)
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.counters[key] = self.counters.get(key, 0) + n
+
+    def d10(self) -> int:
+        return self.dice.d10()
+
+    def mark_dirty(self) -> None:
+        """Something that can decide the fight happened (LP, status, position)."""
+        self._dirty = True
+
+    def hostile(self, a: FighterState, b: FighterState) -> bool:
+        return a.side is not b.side
+
+    def enemies_of(self, f: FighterState) -> list[FighterState]:
+        return [g for g in self.fighters if g.side is not f.side and g.on_map]
+
+    def move_fighter(self, f: FighterState, cell: int) -> None:
+        if self.occupant.get(f.pos) == f.idx:
+            del self.occupant[f.pos]
+        f.pos = cell
+        self.occupant[cell] = f.idx
+        if cell in self.bm.exits:
+            self.mark_dirty()
+
+    def remove_from_map(self, f: FighterState) -> None:
+        if self.occupant.get(f.pos) == f.idx:
+            del self.occupant[f.pos]
+
+    def door_open(self, cell: int) -> bool:
+        return (
+            self.bm.terrain[cell] in (Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN)
+            and not self.solid[cell]
+        )
+
+    def set_door(self, cell: int, open_: bool) -> None:
+        self.solid[cell] = 0 if open_ else 1
+        self.opaque[cell] = 0 if open_ else 1
+
+    # -- the driver -----------------------------------------------------------------------
+    def _run(self, value: Any) -> None:
+        stack = self._stack
+        while stack:
+            result = stack[-1].step(self, value)
+            if self._dirty:
+                self._dirty = False
+                if self._decide_outcome():
+                    return
+            if type(result) is Return:
+                stack.pop()
+                value = result.value
+            elif isinstance(result, Frame):
+                stack.append(result)
+                value = None
+            else:
+                self._pending = result
+                return
+        self._finish(None, "Rundenlimit erreicht")
+
+    def _finish(self, winner: Side | None, reason: str) -> None:
+        self.outcome = Outcome(winner, reason, self.round)
+        self._stack.clear()
+        self._pending = None
+        self._legal = []
+        self.emit(ev.CombatEnded(winner.label if winner else "Unentschieden", reason, self.round))
+
+    def _decide_outcome(self) -> bool:
+        """Check the victory conditions; end the combat when one is met."""
+        runners_up = any(f.standing for f in self.fighters if f.side is Side.RUNNER)
+        gegner_up = any(f.standing for f in self.fighters if f.side is Side.GEGNER)
+        for v in self.game.victory:
+            if v.kind is VictoryKind.PROTECT_VIP:
+                vip = self.fighters[v.vip]
+                if vip.dead or vip.down:
+                    other = Side.GEGNER if v.side is Side.RUNNER else Side.RUNNER
+                    self._finish(other, f"{vip.name} ist gefallen")
+                    return True
+            elif v.kind is VictoryKind.REACH_EXIT:
+                escaped = sum(1 for f in self.fighters if f.side is v.side and f.fled)
+                if escaped >= v.count:
+                    self._finish(v.side, "Ausgang erreicht")
+                    return True
+        if not runners_up and not gegner_up:
+            self._finish(None, "beide Seiten ausgeschaltet")
+            return True
+        if not runners_up:
+            self._finish(Side.GEGNER, "alle Runner ausgeschaltet")
+            return True
+        if not gegner_up:
+            self._finish(Side.RUNNER, "alle Gegner ausgeschaltet")
+            return True
+        return False
+
+    def _compute_legal(self) -> list[Action]:
+        d = self._pending
+        if d is None:
+            return []
+        if d.kind is DecisionKind.TURN:
+            from cwenv.engine.turn import turn_actions
+
+            actions = turn_actions(self, d.fighter)
+        else:
+            actions = list(d.actions or ())
+        banned = self.forbidden.get(self.fighters[d.fighter].side)
+        if banned:
+            kept = [a for a in actions if a.kind not in banned]
+            actions = kept if kept else actions[-1:]
+        return actions
