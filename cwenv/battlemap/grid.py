@@ -100,6 +100,8 @@ class BattleMap:
     line_cache: dict[int, tuple[tuple[int, ...], ...]] = field(
         init=False, repr=False, default_factory=dict
     )
+    # Terrain steps per movement profile (paths.py), likewise shared.
+    edge_cache: dict[object, object] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         n = self.width * self.height

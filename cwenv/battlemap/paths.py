@@ -1,17 +1,22 @@
 """Movement on the grid (B01–B06, R04): step costs, jumps, climbs, swims, drops and paths.
 
-A fighter's reachable cells are found by Dijkstra over metres. Free movement (B01, B02's
-free jump, B06's absorbed drop) and Schwierige Bewegung (H07: climbing B03, swimming B04,
-long jumps B02, deep drops B06) are searched separately: the first is part of any turn,
-the second is a Handlung with one check, so its path may use one kind of difficult step.
+A fighter's reachable cells are found by a shortest-path search over metres. Free movement
+(B01, B02's free jump, B06's absorbed drop) and Schwierige Bewegung (H07: climbing B03,
+swimming B04, long jumps B02, deep drops B06) are searched separately: the first is part of
+any turn, the second is a Handlung with one check, so its path may use one kind of
+difficult step.
 
 Among equally long paths the search prefers the one that passes through fewer enemy melee
 reaches (R04 Blockadeangriff); a fighter who wants another route moves in shorter legs.
+
+Every step costs at least one metre, so the search runs layer by layer over metres (Dial's
+algorithm): when a layer is processed, every cell in it already has its final cost and its
+fewest provocations. Terrain steps depend only on the map and the fighter's jump/drop
+distances, so they are computed once per map and profile and shared by all combats.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -28,8 +33,7 @@ class StepKind(IntEnum):
 
 
 DIFFICULT_KINDS = (StepKind.CLIMB, StepKind.SWIM, StepKind.JUMP, StepKind.DROP)
-
-_PROVOKE_WEIGHT = 64  # a metre always outweighs any number of provocations
+_KINDS = len(StepKind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +53,8 @@ class MoveProfile:
 @dataclass(frozen=True, slots=True)
 class Route:
     """A way to ``dest``: its ``cells`` after the start, cost in metres, and the kind of
-    difficult step it uses (NORMAL for free movement). ``drop`` is the deepest drop taken,
-    ``over`` the gap cells jumped over (for narration and failed jumps)."""
+    difficult step it uses (NORMAL for free movement). ``drop`` is the deepest drop taken;
+    ``first_hard`` the index in ``cells`` of the first cell reached by a difficult step."""
 
     dest: int
     cells: tuple[int, ...]
@@ -58,23 +62,29 @@ class Route:
     kind: StepKind
     provocations: int
     drop: int = 0
-    first_hard: int = -1  # index in ``cells`` of the first cell reached by a difficult step
+    first_hard: int = -1
 
 
-def _edges(
-    bm: BattleMap, blocked: bytearray, a: int, profile: MoveProfile
-) -> list[tuple[int, int, StepKind, int]]:
-    """(to, metres, kind, drop) for every step out of ``a``; terrain only."""
+Edge = tuple[int, int, int, int]  # (to, metres, StepKind, drop)
+
+
+def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, ...]:
+    """Every step out of ``a`` that terrain allows (fighters and doors are checked later)."""
     terrain, elev, xs, ys, w = bm.terrain, bm.elevation, bm.xs, bm.ys, bm.width
-    out: list[tuple[int, int, StepKind, int]] = []
+    out: list[Edge] = []
     ea = elev[a]
     in_water = terrain[a] is Terrain.WATER
     ax, ay = xs[a], ys[a]
+
+    def wall(cell: int) -> bool:
+        t = terrain[cell]
+        return not t.standable and t is not Terrain.DOOR_CLOSED
+
     for n in bm.neighbours[a]:
-        if blocked[n]:
+        if wall(n):
             continue
         nx, ny = xs[n], ys[n]
-        if nx != ax and ny != ay and blocked[ay * w + nx] and blocked[ny * w + ax]:
+        if nx != ax and ny != ay and wall(ay * w + nx) and wall(ny * w + ax):
             continue  # no squeezing diagonally between two obstacles
         dh = elev[n] - ea
         if in_water or terrain[n] is Terrain.WATER:
@@ -106,11 +116,92 @@ def _edges(
             if elev[c] < ea - 1:
                 gap += 1
                 continue
-            if not blocked[c] and -profile.free_drop <= elev[c] - ea <= 1:
+            if terrain[c].standable and -profile.free_drop <= elev[c] - ea <= 1:
                 kind = StepKind.NORMAL if gap <= profile.free_jump else StepKind.JUMP
                 out.append((c, gap + 1, kind, 0))
             break
-    return out
+    return tuple(out)
+
+
+def _edge_table(bm: BattleMap, profile: MoveProfile) -> list[tuple[Edge, ...] | None]:
+    tables = bm.edge_cache
+    table = tables.get(profile)
+    if table is None:
+        table = [None] * bm.size
+        tables[profile] = table
+    return table  # type: ignore[return-value]
+
+
+class Reach:
+    """The result of a movement search: destinations and their routes (built on demand)."""
+
+    __slots__ = ("_best", "_drop", "_pred", "_prov", "dest_set", "dests", "difficult", "start")
+
+    def __init__(
+        self,
+        start: int,
+        best: dict[int, int],
+        prov: dict[int, int],
+        pred: dict[int, int],
+        drop: dict[int, int],
+        dests: list[int],
+        difficult: bool,
+    ) -> None:
+        self.start = start
+        self._best = best
+        self._prov = prov
+        self._pred = pred
+        self._drop = drop
+        self.dests = dests
+        self.dest_set = frozenset(dests)
+        self.difficult = difficult
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self.dest_set
+
+    def __len__(self) -> int:
+        return len(self.dests)
+
+    def _key(self, cell: int) -> int:
+        if not self.difficult:
+            return cell * _KINDS
+        best_key = -1
+        for kind in DIFFICULT_KINDS:
+            key = cell * _KINDS + kind
+            if key in self._best and (
+                best_key < 0
+                or (self._best[key], self._prov[key]) < (self._best[best_key], self._prov[best_key])
+            ):
+                best_key = key
+        return best_key
+
+    def route(self, cell: int) -> Route:
+        """The chosen route to ``cell``; KeyError when it is not reachable."""
+        if cell not in self.dest_set:
+            raise KeyError(cell)
+        key = self._key(cell)
+        path = [cell]
+        first_hard_from_end = -1
+        k = key
+        start_key = self.start * _KINDS
+        while k != start_key:
+            before = self._pred[k]
+            if before % _KINDS == 0 and k % _KINDS != 0:
+                first_hard_from_end = len(path) - 1
+            k = before
+            if k != start_key:
+                path.append(k // _KINDS)
+        path.reverse()
+        first_hard = len(path) - 1 - first_hard_from_end if first_hard_from_end >= 0 else -1
+        return Route(
+            dest=cell,
+            cells=tuple(path),
+            metres=self._best[key],
+            kind=StepKind(key % _KINDS),
+            provocations=self._prov[key],
+            drop=self._drop.get(key, 0),
+            first_hard=first_hard,
+        )
 
 
 def reachable(
@@ -124,82 +215,82 @@ def reachable(
     occupied: frozenset[int] = frozenset(),
     threat: Sequence[int] | None = None,
     difficult: bool = False,
-) -> dict[int, Route]:
+) -> Reach:
     """Cells reachable from ``start`` within ``budget`` metres.
 
-    ``blocked`` marks cells no one may enter (walls, cover objects, closed doors, conscious
+    ``blocked`` marks cells no one may enter (walls, cover objects, closed doors, standing
     enemies). ``occupied`` cells may be passed through when in ``passable_occupied``
-    (allies, the fallen) but never ended in. ``threat[c]`` is a bitmask of enemies whose
+    (allies, the fallen) but never ended in. ``threat[c]`` is a bit set of enemies whose
     melee reach covers cell ``c``; a step between two cells threatened by the same enemy
     provokes it (R04). With ``difficult`` the search returns the routes that use exactly one
     kind of difficult step (a Schwierige Bewegung, H07); otherwise only free movement.
     """
-    # State: (cell, kind used) with kind 0 for free movement only.
-    best: dict[tuple[int, int], int] = {(start, 0): 0}
-    prev: dict[tuple[int, int], tuple[int, int]] = {}
-    drops: dict[tuple[int, int], int] = {(start, 0): 0}
-    heap: list[tuple[int, int, int]] = [(0, start, 0)]
-    edge_cache: dict[int, list[tuple[int, int, StepKind, int]]] = {}
-    while heap:
-        cost, cell, kind = heapq.heappop(heap)
-        if best.get((cell, kind), -1) != cost:
-            continue
-        metres = cost // _PROVOKE_WEIGHT
-        edges = edge_cache.get(cell)
-        if edges is None:
-            edges = _edges(bm, blocked, cell, profile)
-            edge_cache[cell] = edges
-        for to, step, step_kind, drop in edges:
-            if metres + step > budget:
+    table = _edge_table(bm, profile)
+    start_key = start * _KINDS
+    best = {start_key: 0}
+    prov = {start_key: 0}
+    pred: dict[int, int] = {}
+    drop: dict[int, int] = {}
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start_key)
+    for metres in range(budget + 1):
+        for key in buckets[metres]:
+            if best[key] != metres:
                 continue
-            if to in occupied and to not in passable_occupied:
-                continue
-            new_kind = kind
-            if step_kind is not StepKind.NORMAL:
-                if not difficult or (kind and kind != step_kind):
+            cell, kind = divmod(key, _KINDS)
+            edges = table[cell]
+            if edges is None:
+                edges = _terrain_edges(bm, cell, profile)
+                table[cell] = edges
+            p0 = prov[key]
+            here = threat[cell] if threat is not None else 0
+            for to, cost, step_kind, dropped in edges:
+                nm = metres + cost
+                if nm > budget or blocked[to]:
                     continue
-                new_kind = int(step_kind)
-            provoke = 0
-            if threat is not None:
-                both = threat[cell] & threat[to]
-                while both:
-                    provoke += 1
-                    both &= both - 1
-            new_cost = cost + step * _PROVOKE_WEIGHT + provoke
-            key = (to, new_kind)
-            if new_cost < best.get(key, 1 << 60):
-                best[key] = new_cost
-                prev[key] = (cell, kind)
-                drops[key] = max(drops[(cell, kind)], drop)
-                heapq.heappush(heap, (new_cost, to, new_kind))
-    routes: dict[int, Route] = {}
-    for (cell, kind), cost in best.items():
-        if cell == start or cell in occupied:
+                if step_kind:
+                    if not difficult or (kind and kind != step_kind):
+                        continue
+                    new_key = to * _KINDS + step_kind
+                else:
+                    new_key = to * _KINDS + kind
+                if to in occupied and to not in passable_occupied:
+                    continue
+                np = p0 + (here & threat[to]).bit_count() if here else p0
+                b = best.get(new_key)
+                if b is None or nm < b:
+                    best[new_key] = nm
+                    prov[new_key] = np
+                    pred[new_key] = key
+                    d = drop.get(key, 0)
+                    if dropped > d:
+                        d = dropped
+                    if d:
+                        drop[new_key] = d
+                    buckets[nm].append(new_key)
+                elif nm == b and np < prov[new_key]:
+                    prov[new_key] = np
+                    pred[new_key] = key
+    dests: set[int] = set()
+    for key in best:
+        cell, kind = divmod(key, _KINDS)
+        if cell == start or cell in occupied or bool(kind) != difficult:
             continue
-        if difficult != bool(kind):
-            continue
-        current = routes.get(cell)
-        if current is not None and current.metres * _PROVOKE_WEIGHT + current.provocations <= cost:
-            continue
-        path = [cell]
-        key = (cell, kind)
-        hard_from_end = -1
-        while key in prev:
-            before = prev[key]
-            if before[1] == 0 and key[1] != 0:
-                hard_from_end = len(path) - 1
-            key = before
-            if key[0] != start or key[1] != 0:
-                path.append(key[0])
-        path.reverse()
-        first_hard = len(path) - 1 - hard_from_end if hard_from_end >= 0 else -1
-        routes[cell] = Route(
-            dest=cell,
-            cells=tuple(path),
-            metres=cost // _PROVOKE_WEIGHT,
-            kind=StepKind(kind),
-            provocations=cost % _PROVOKE_WEIGHT,
-            drop=drops[(cell, kind)],
-            first_hard=first_hard,
+        dests.add(cell)
+    return Reach(start, best, prov, pred, drop, sorted(dests), difficult)
+
+
+def has_difficult_terrain(bm: BattleMap) -> bool:
+    """Whether any Schwierige Bewegung is possible on this map (water, ledges, drops)."""
+    cached = bm.edge_cache.get("difficult")
+    if cached is None:
+        terrain, elev = bm.terrain, bm.elevation
+        cached = any(t is Terrain.WATER or t is Terrain.CLIMB for t in terrain) or any(
+            abs(elev[a] - elev[b]) > 1 for a in range(bm.size) for b in bm.neighbours[a]
         )
-    return routes
+        bm.edge_cache["difficult"] = cached
+    return bool(cached)
+
+
+NO_REACH = Reach(-1, {}, {}, {}, {}, [], False)
+"""An empty search result (no movement left)."""

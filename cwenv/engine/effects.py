@@ -87,7 +87,7 @@ class DragFrame(Frame):
                 move_profile(c, a),
                 occupied=frozenset(c.occupant),
             )
-            choices = [Action(ActionKind.DRAG_TO, a.idx, t.idx, cell) for cell in sorted(routes)]
+            choices = [Action(ActionKind.DRAG_TO, a.idx, t.idx, cell) for cell in routes.dests]
             if not choices:
                 return DONE
             choices.append(Action(ActionKind.DRAG_STOP, a.idx, t.idx))
@@ -102,7 +102,7 @@ class DragFrame(Frame):
             move_profile(c, a),
             occupied=frozenset(c.occupant),
         )
-        route = routes[value.cell]
+        route = routes.route(value.cell)
         a_path, t_path = [], []
         for cell in route.cells:
             prev = a.pos

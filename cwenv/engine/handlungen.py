@@ -36,7 +36,7 @@ def run_handlung(c: Combat, f: FighterState, action: Action) -> Frame | None:
     if kind is ActionKind.HACK:  # H10
         return AttackFrame(f.idx, action.target, action.index, AttackMode.HACK)
     if kind is ActionKind.SCHWIERIG:  # H07
-        return SchwierigFrame(f.idx, c.hard_routes[action.cell])
+        return SchwierigFrame(f.idx, c.hard_routes.route(action.cell))
     if kind is ActionKind.ZIELEN:  # H11, X03
         if f.aim_target == action.target:
             f.aim_stacks = min(f.aim_stacks + 1, c.options.zielen_max_stacks)

@@ -108,7 +108,7 @@ class MoveFrame(Frame):
     may make a Blockadeangriff with a reaction (R04); a mover brought down or made benommen
     stops. ``provoke`` is False for forced movement that does not trigger it (X43)."""
 
-    __slots__ = ("asked", "done", "fighter", "how", "i", "path", "provoke", "reactor")
+    __slots__ = ("asked", "done", "fighter", "how", "i", "path", "provoke", "reactor", "start")
 
     def __init__(self, fighter: int, path: tuple[int, ...], how: str, provoke: bool = True) -> None:
         super().__init__()
@@ -120,9 +120,12 @@ class MoveFrame(Frame):
         self.asked: tuple[int, ...] = ()
         self.done: tuple[int, ...] = ()
         self.reactor = -1
+        self.start = -1
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
+        if self.start < 0:
+            self.start = f.pos
         if self.stage == 1:  # a reactor answered
             g = c.fighters[self.reactor]
             self.stage = 0
@@ -171,6 +174,13 @@ class MoveFrame(Frame):
         return self._finish(c, f)
 
     def _finish(self, c: Combat, f: FighterState) -> Return:
+        if c.occupant.get(f.pos) != f.idx and f.on_map:
+            # Stopped while passing through an ally: back off to the last free cell.
+            for cell in (*reversed(self.done[:-1]), self.start):
+                if cell not in c.occupant or c.occupant[cell] == f.idx:
+                    c.move_fighter(f, cell)
+                    break
+            self.done = self.done[: self.done.index(f.pos) + 1] if f.pos in self.done else ()
         if self.done:
             c.emit(
                 ev.Moved(f.idx, tuple(c.bm.cell(x) for x in self.done), len(self.done), self.how)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cwenv.battlemap.grid import Terrain
-from cwenv.battlemap.paths import Route
+from cwenv.battlemap.paths import NO_REACH, Reach
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.fighter import FighterState
@@ -70,8 +70,9 @@ class Combat:
         self._pending: Decision | None = None
         self._legal: list[Action] | None = None
         self._legal_set: set[Action] | None = None
-        self.routes: dict[int, Route] = {}
-        self.hard_routes: dict[int, Route] = {}
+        self.routes: Reach = NO_REACH  # the current TURN decision's movement search
+        self.hard_routes: Reach = NO_REACH
+        self.turn_legal: list[Action] | None = None
         self._dirty = False
         self._run(None)
 
@@ -114,6 +115,7 @@ class Combat:
         self._pending = None
         self._legal = None
         self._legal_set = None
+        self.turn_legal = None
         self._run(action)
 
     def clone(self) -> Combat:
@@ -141,6 +143,7 @@ class Combat:
         twin._legal_set = self._legal_set
         twin.routes = self.routes
         twin.hard_routes = self.hard_routes
+        twin.turn_legal = self.turn_legal
         twin._dirty = self._dirty
         return twin
 
@@ -178,10 +181,13 @@ class Combat:
         return [g for g in self.fighters if g.side is not f.side and g.on_map]
 
     def move_fighter(self, f: FighterState, cell: int) -> None:
+        """Put ``f`` on ``cell``. Passing through an ally's cell leaves the ally its cell;
+        a move never ends there (MoveFrame backs off to the last free cell)."""
         if self.occupant.get(f.pos) == f.idx:
             del self.occupant[f.pos]
         f.pos = cell
-        self.occupant[cell] = f.idx
+        if cell not in self.occupant:
+            self.occupant[cell] = f.idx
         if cell in self.bm.exits:
             self.mark_dirty()
 
@@ -204,7 +210,10 @@ class Combat:
         stack = self._stack
         while stack:
             result = stack[-1].step(self, value)
-            if self._dirty:
+            if self.outcome is not None:
+                return
+            if self._dirty and type(result) is not Decision:
+                # A pending decision (e.g. M04 for the last runner to fall) is settled first.
                 self._dirty = False
                 if self._decide_outcome():
                     return
@@ -258,9 +267,12 @@ class Combat:
         if d is None:
             return []
         if d.kind is DecisionKind.TURN:
-            from cwenv.engine.turn import turn_actions
+            if self.turn_legal is not None:
+                actions = self.turn_legal
+            else:
+                from cwenv.engine.turn import turn_actions
 
-            actions = turn_actions(self, d.fighter)
+                actions = turn_actions(self, d.fighter)
         else:
             actions = list(d.actions or ())
         banned = self.forbidden.get(self.fighters[d.fighter].side)

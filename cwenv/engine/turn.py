@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap.grid import Terrain
 from cwenv.battlemap.los import has_line_of_sight
-from cwenv.battlemap.paths import reachable
+from cwenv.battlemap.paths import NO_REACH, has_difficult_terrain, reachable
 from cwenv.engine import events as ev
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm
@@ -87,6 +87,7 @@ class TurnFrame(Frame):
                 return self._end(c, f)
             actions = turn_actions(c, f.idx)
             if len(actions) > 1:
+                c.turn_legal = actions  # legal_actions() reuses this list
                 return Decision(DecisionKind.TURN, f.idx)
             # A single legal choice is forced (END_TURN, the benommen Mumm-Probe): no decision.
             frame = self._do(c, f, actions[0])
@@ -104,7 +105,7 @@ class TurnFrame(Frame):
         if kind is ActionKind.END_TURN:
             return self._end(c, f)
         if kind is ActionKind.MOVE:
-            route = c.routes[action.cell]
+            route = c.routes.route(action.cell)
             self.moved += route.metres
             how = "sprintet" if self.sprint_bonus else "geht"
             return MoveFrame(f.idx, route.cells, how)
@@ -131,7 +132,7 @@ class TurnFrame(Frame):
                 c.emit(ev.Acted(f.idx, "sprintet"))
                 return None
             if kind is ActionKind.SCHWIERIG:
-                self.moved += c.hard_routes[action.cell].metres
+                self.moved += c.hard_routes.route(action.cell).metres
             if kind is ActionKind.MUMM_PROBE:
                 self.benommen = True
             return run_handlung(c, f, action)
@@ -150,8 +151,8 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
     f = c.fighters[fighter]
     turn = _frame_of(c, fighter)
     acts: list[Action] = []
-    c.routes = {}
-    c.hard_routes = {}
+    c.routes = NO_REACH
+    c.hard_routes = NO_REACH
     shake_costs = MummSpend.ZUSTAND_ABSCHUETTELN.cost
     if can_spend_mumm(c, f, shake_costs):
         for cond in f.condition_list():
@@ -180,8 +181,8 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
             passable_occupied=passable,
             threat=threat,
         )
-        acts.extend(Action(ActionKind.MOVE, fighter, cell=cell) for cell in sorted(c.routes))
-        if turn.handlungen > 0:
+        acts.extend([Action(ActionKind.MOVE, fighter, cell=cell) for cell in c.routes.dests])
+        if turn.handlungen > 0 and has_difficult_terrain(c.bm):
             c.hard_routes = reachable(
                 c.bm,
                 blocked,
@@ -194,7 +195,7 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
                 difficult=True,
             )
             acts.extend(
-                Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in sorted(c.hard_routes)
+                [Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in c.hard_routes.dests]
             )
     if turn.handlungen > 0:
         acts.extend(handlung_actions(c, f))

@@ -1,0 +1,281 @@
+"""Build a :class:`~cwenv.engine.game.Game` from a validated scenario.
+
+Everything the engine would reject, and more, is checked here first and reported as one
+:class:`ConfigError` naming the scenario file: unknown references, fighters that cannot be
+placed, duplicate names, victory conditions that can never be met, an ambush without a
+surprise rule (X45). The engine never sees an invalid scenario.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cwenv.battlemap.grid import BattleMap
+from cwenv.content.errors import IssueList, Origin, UnknownReference
+from cwenv.content.fields import side_of
+from cwenv.content.fighters import MergedOrigin, fighter_spec, merge_fighter, validate_fighter
+from cwenv.content.library import Library, looks_like_path
+from cwenv.content.maps import MapModel, build_map
+from cwenv.content.scenarios import (
+    PLACEMENT_FIELDS,
+    EliminateVictory,
+    ProtectVipVictory,
+    ReachExitVictory,
+    ScenarioFighter,
+    ScenarioModel,
+    SurviveVictory,
+)
+from cwenv.engine.game import Game, GameSetupError, Victory, VictoryKind
+from cwenv.model.specs import FighterSpec
+from cwenv.model.types import Side
+from cwenv.rules.options import DEFAULT_OPTIONS, RuleOptions, Surprise
+from cwenv.rules.variants import load_rule_variant, options_from_mapping
+from cwenv.yamlio import ConfigError, YamlDocument
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A fighter of the roster and the scenario entry it came from."""
+
+    spec: FighterSpec
+    entry: int
+
+
+def _map(model: ScenarioModel, doc: YamlDocument, lib: Library) -> BattleMap:
+    where = Origin(doc)
+    if isinstance(model.map, MapModel):
+        return build_map(model.map, Origin(doc, ("map",)))
+    try:
+        return lib.map(model.map)
+    except UnknownReference as exc:
+        raise ConfigError([where.issue(("map",), str(exc))]) from None
+
+
+def _options(
+    model: ScenarioModel, doc: YamlDocument, lib: Library, rules: str | Path | None
+) -> RuleOptions:
+    base = DEFAULT_OPTIONS
+    variant = rules if rules is not None else model.rules
+    if variant is not None and variant != "default":
+        if looks_like_path(variant):
+            path = Path(variant)
+        else:
+            try:
+                path = lib.path("rules", str(variant))
+            except UnknownReference as exc:
+                raise ConfigError([Origin(doc).issue(("rules",), str(exc))]) from None
+        base = load_rule_variant(path)
+    return options_from_mapping(model.options, doc, base, prefix=("options",))
+
+
+def _fighters(
+    model: ScenarioModel, doc: YamlDocument, lib: Library, issues: IssueList
+) -> list[Placed]:
+    roster: list[Placed] = []
+    for i, entry in enumerate(model.fighters):
+        raw: dict[Any, Any] = dict(doc.data["fighters"][i])
+        for key in PLACEMENT_FIELDS:
+            raw.pop(key, None)
+        entry_where = Origin(doc, ("fighters", i))
+        base_data: dict[Any, Any] = {}
+        base_where = None
+        if entry.archetype is not None:
+            try:
+                lib.fighter_model(entry.archetype)  # the archetype must be valid by itself
+                base_doc = lib.document("fighters", entry.archetype)
+            except UnknownReference as exc:
+                issues.append(entry_where.issue(("archetype",), str(exc)))
+                continue
+            except ConfigError as exc:
+                issues.extend_from(exc)
+                continue
+            base_data, base_where = dict(base_doc.data), Origin(base_doc)
+        origin = MergedOrigin(base_where, base_data, entry_where, raw)
+        try:
+            fighter = validate_fighter(merge_fighter(base_data, raw), origin)
+            spec = fighter_spec(fighter, lib, origin, entry.archetype or "")
+        except ConfigError as exc:
+            issues.extend_from(exc)
+            continue
+        if entry.count == 1:
+            roster.append(Placed(spec, i))
+        else:
+            for k in range(1, entry.count + 1):
+                roster.append(Placed(dataclasses.replace(spec, name=f"{spec.name} {k}"), i))
+    seen: dict[str, int] = {}
+    for placed in roster:
+        name = placed.spec.name
+        if name in seen:
+            field = "name" if "name" in doc.data["fighters"][placed.entry] else "archetype"
+            issues.append(
+                Origin(doc, ("fighters", placed.entry)).issue(
+                    (field,),
+                    f"fighter name {name!r} is already used by entry {seen[name] + 1}; "
+                    "names must be unique (set name: or use count:)",
+                )
+            )
+        seen.setdefault(name, placed.entry)
+    return roster
+
+
+def _positions(
+    model: ScenarioModel, doc: YamlDocument, bm: BattleMap, roster: list[Placed], issues: IssueList
+) -> tuple[int, ...]:
+    """Explicit cells first, then each spawn zone filled in cell-index order."""
+    positions = [-1] * len(roster)
+    taken: dict[int, str] = {}
+    for pass_ in ("at", "spawn"):
+        for r, placed in enumerate(roster):
+            entry: ScenarioFighter = model.fighters[placed.entry]
+            where = Origin(doc, ("fighters", placed.entry))
+            if pass_ == "at" and entry.at is not None:
+                x, y = entry.at
+                if not (0 <= x < bm.width and 0 <= y < bm.height):
+                    issues.append(
+                        where.issue(
+                            ("at",), f"[{x}, {y}] is outside the {bm.width}×{bm.height} map"
+                        )
+                    )
+                    continue
+                cell = y * bm.width + x
+            elif pass_ == "spawn" and entry.spawn is not None:
+                zone = bm.spawns.get(entry.spawn)
+                if zone is None:
+                    known = ", ".join(sorted(bm.spawns)) or "(none)"
+                    issues.append(
+                        where.issue(
+                            ("spawn",), f"the map has no spawn zone {entry.spawn!r}; known: {known}"
+                        )
+                    )
+                    continue
+                cells = sorted(zone)
+                used = sum(1 for q in roster[:r] if model.fighters[q.entry].spawn == entry.spawn)
+                if used >= len(cells):
+                    issues.append(
+                        where.issue(
+                            ("spawn",),
+                            f"spawn zone {entry.spawn!r} has {len(cells)} "
+                            f"cells; {placed.spec.name} finds none left",
+                        )
+                    )
+                    continue
+                cell = cells[used]
+            else:
+                continue
+            xy = list(bm.cell(cell))
+            path = ("at",) if pass_ == "at" else ("spawn",)
+            if not bm.terrain[cell].standable:
+                issues.append(
+                    where.issue(
+                        path,
+                        f"{placed.spec.name} cannot stand on "
+                        f"{bm.terrain[cell].name.lower()} at {xy}",
+                    )
+                )
+            elif cell in taken:
+                issues.append(
+                    where.issue(
+                        path, f"{placed.spec.name}: cell {xy} is already taken by {taken[cell]}"
+                    )
+                )
+            else:
+                taken[cell] = placed.spec.name
+                positions[r] = cell
+    return tuple(positions)
+
+
+def _victory(
+    model: ScenarioModel, doc: YamlDocument, bm: BattleMap, roster: list[Placed], issues: IssueList
+) -> tuple[Victory, ...]:
+    out: list[Victory] = []
+    names = [p.spec.name for p in roster]
+    for i, v in enumerate(model.victory):
+        where = Origin(doc, ("victory", i))
+        if isinstance(v, EliminateVictory):
+            out.append(Victory(VictoryKind.ELIMINATE))
+        elif isinstance(v, SurviveVictory):
+            if model.round_limit is not None and v.rounds > model.round_limit:
+                issues.append(
+                    where.issue(
+                        ("rounds",),
+                        f"{v.rounds} rounds can never pass: round_limit is {model.round_limit}",
+                    )
+                )
+            out.append(Victory(VictoryKind.SURVIVE, side_of(v.side), rounds=v.rounds))
+        elif isinstance(v, ReachExitVictory):
+            side = side_of(v.side)
+            members = sum(1 for p in roster if p.spec.side is side)
+            if not bm.exits:
+                issues.append(where.issue(("kind",), "reach_exit needs exit cells on the map"))
+            if v.count > members:
+                issues.append(where.issue(("count",), f"{v.side} has only {members} fighters"))
+            out.append(Victory(VictoryKind.REACH_EXIT, side, count=v.count))
+        elif isinstance(v, ProtectVipVictory):
+            if v.vip not in names:
+                issues.append(
+                    where.issue(("vip",), f"no fighter named {v.vip!r}; known: {', '.join(names)}")
+                )
+                continue
+            out.append(Victory(VictoryKind.PROTECT_VIP, side_of(v.side), vip=names.index(v.vip)))
+    return tuple(out)
+
+
+def build_game(
+    model: ScenarioModel,
+    doc: YamlDocument,
+    lib: Library,
+    *,
+    rules: str | Path | None = None,
+) -> Game:
+    """The Game of a validated scenario; every remaining problem as one ConfigError."""
+    issues = IssueList()
+    bm: BattleMap | None = None
+    options = DEFAULT_OPTIONS
+    try:
+        bm = _map(model, doc, lib)
+    except ConfigError as exc:
+        issues.extend_from(exc)
+    try:
+        options = _options(model, doc, lib, rules)
+    except ConfigError as exc:
+        issues.extend_from(exc)
+    roster = _fighters(model, doc, lib, issues)
+    if model.ambushed and options.surprise is Surprise.NONE:
+        issues.append(
+            Origin(doc).issue(
+                ("ambushed",),
+                "has no effect while the rule option surprise is "
+                "none (X45); add options: {surprise: reflexe_check}",
+            )
+        )
+    sides = {p.spec.side for p in roster}
+    if not issues and not {Side.RUNNER, Side.GEGNER} <= sides:
+        issues.append(
+            Origin(doc).issue(("fighters",), "a fight needs at least one runner and one gegner")
+        )
+    positions: tuple[int, ...] = ()
+    victory: tuple[Victory, ...] = ()
+    if bm is not None:
+        positions = _positions(model, doc, bm, roster, issues)
+        victory = _victory(model, doc, bm, roster, issues)
+    issues.raise_if_any()
+    if bm is None:  # a missing map always comes with an issue, raised above
+        raise ConfigError([Origin(doc).issue(("map",), "no map")])
+    try:
+        return Game(
+            battlemap=bm,
+            roster=tuple(p.spec for p in roster),
+            positions=positions,
+            options=options,
+            victory=victory,
+            round_limit=model.round_limit,
+            name=model.name,
+            ambushed=frozenset(side_of(s) for s in model.ambushed),
+        )
+    except GameSetupError as exc:
+        raise ConfigError(
+            [Origin(doc).issue((), f"the engine rejects the scenario: {exc}")]
+        ) from None

@@ -1,0 +1,140 @@
+"""A zoo of small hand-built fights that together touch every rule family.
+
+Used by the soak and invariant tests; YAML scenarios are exercised by the content tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cwenv.engine.game import Game, Victory, VictoryKind
+from cwenv.model.specs import (
+    AbilityKind,
+    CyberAbility,
+    CyberwareSpec,
+    HackSpec,
+    ItemKind,
+    ItemSpec,
+    RangeBand,
+    WeaponSpec,
+)
+from cwenv.model.types import ArmourMode, Condition, Side, Size, WeaponKind
+from cwenv.rules.options import (
+    DEFAULT_OPTIONS,
+    InitiativeSystem,
+    MeleeDefence,
+    RuleOptions,
+    TieOrder,
+)
+from tests.helpers import KNIFE, PISTOL, SWORD, fighter, make_game
+
+SHOTGUN = WeaponSpec("Schrotflinte", WeaponKind.RANGED, bonus=3,
+                     ranges=(RangeBand(5, 1), RangeBand(15, -2)), magazine=2, nachladen=2)
+FLAMER = WeaponSpec("Flammenwerfer", WeaponKind.RANGED, bonus=0, armour_mode=ArmourMode.BRECHEND,
+                    forms=frozenset({"feuer"}), zehrend="Feuer", ranges=(RangeBand(6, 0),),
+                    magazine=3, nachladen=1)
+GRENADE = WeaponSpec("Granate", WeaponKind.RANGED, bonus=1, ranges=(RangeBand(12, 0),),
+                     magazine=2, nachladen=1, area_radius=1)
+TASER = WeaponSpec("Taser", WeaponKind.RANGED, bonus=0, non_lethal=True,
+                   ranges=(RangeBand(5, 0),), magazine=3, nachladen=1)
+SPEAR = WeaponSpec("Speer", WeaponKind.MELEE, bonus=2, reach=2)
+ZAP = HackSpec("Synapsenbrand", range_m=20)
+STORM = HackSpec("Datensturm", range_m=20, upload=1, area_radius=1, condition=Condition.VERWIRRT)
+RAPTOR = CyberwareSpec("Raptor-Booster", initiative_bonus=6)
+ADRENALIN = CyberwareSpec("Adrenalinpumpe", ability=CyberAbility(
+    AbilityKind.SHAKE, condition=Condition.ANGESCHLAGEN, uses=1))
+DERMAL = CyberwareSpec("Subdermalpanzer", armour_bonus=2)
+MEDKIT = ItemSpec("Medipack", ItemKind.HEAL, amount=1)
+STIM = ItemSpec("Stim", ItemKind.STIM, condition=Condition.BENOMMEN)
+
+
+def duel(options: RuleOptions = DEFAULT_OPTIONS) -> Game:
+    return make_game(
+        [(fighter("Kira", kampfkunst=14, reflexe=13, weapons=(SWORD,), mumm=3, mumm_max=3,
+                  cyberware=(ADRENALIN,)), (2, 2)),
+         (fighter("Schläger", Side.GEGNER, kampfkunst=13, weapons=(KNIFE, SPEAR), mumm=1,
+                  mumm_max=1, ruestung=1), (6, 2))],
+        options=options)
+
+
+def firefight(options: RuleOptions = DEFAULT_OPTIONS) -> Game:
+    rows = ["..........=.....",
+            "...=............",
+            "......%.........",
+            "..=.........=...",
+            "................",
+            ".........=......"]
+    return make_game(
+        [(fighter("Kira", fernkampf=14, reflexe=13, weapons=(PISTOL, KNIFE), mumm=3, mumm_max=4,
+                  cyberware=(RAPTOR,), items=(MEDKIT,)), (0, 1)),
+         (fighter("Jax", kampfkunst=14, weapons=(SWORD, GRENADE), mumm=2, mumm_max=3,
+                  backpack=(STIM,)), (0, 3)),
+         (fighter("Nix", hacking=14, weapons=(TASER,), hacks=(ZAP, STORM), mumm=2,
+                  mumm_max=2), (1, 5)),
+         (fighter("Wache 1", Side.GEGNER, fernkampf=12, weapons=(PISTOL,), ruestung=2), (15, 0)),
+         (fighter("Wache 2", Side.GEGNER, fernkampf=12, weapons=(SHOTGUN, KNIFE), ruestung=2,
+                  mumm=1, mumm_max=1), (15, 2)),
+         (fighter("Pyro", Side.GEGNER, fernkampf=11, weapons=(FLAMER,), ruestung=1,
+                  resistances=frozenset({"feuer"}), cyberware=(DERMAL,)), (14, 4)),
+         (fighter("Drohne", Side.GEGNER, fernkampf=11, weapons=(PISTOL,), size=Size.KLEIN,
+                  humanoid=False, immunities=frozenset({"sturz"}), lp=15), (13, 5))],
+        rows=rows, options=options)
+
+
+def rooftop(options: RuleOptions = DEFAULT_OPTIONS) -> Game:
+    rows = ["..........",
+            "..........",
+            "..........",
+            "..HH......",
+            ".........."]
+    elev = ["6600066666",
+            "6600066666",
+            "0000000000",
+            "0000000000",
+            "0000000000"]
+    return make_game(
+        [(fighter("Kira", infiltration=14, unbeugsamkeit=12, weapons=(KNIFE,), mumm=2,
+                  mumm_max=2), (0, 0)),
+         (fighter("Jax", kampfkunst=13, weapons=(KNIFE,)), (1, 1)),
+         (fighter("Wache", Side.GEGNER, kampfkunst=12, weapons=(SPEAR,)), (6, 0)),
+         (fighter("Wache 2", Side.GEGNER, kampfkunst=12, weapons=(KNIFE,)), (5, 3))],
+        rows=rows, elevation=elev, options=options)
+
+
+def garage(options: RuleOptions = DEFAULT_OPTIONS) -> Game:
+    rows = ["....#.....",
+            "....+.....",
+            "~~~~#~~~..",
+            "~~~~#~~~..",
+            "..........",]
+    return make_game(
+        [(fighter("Kira", unbeugsamkeit=13, fernkampf=13, weapons=(PISTOL,)), (0, 0)),
+         (fighter("Wache", Side.GEGNER, fernkampf=12, weapons=(PISTOL,)), (9, 0)),
+         (fighter("Wache 2", Side.GEGNER, kampfkunst=12, weapons=(KNIFE,)), (9, 4))],
+        rows=rows, options=options,
+        victory=(Victory(VictoryKind.ELIMINATE),))
+
+
+def escort(options: RuleOptions = DEFAULT_OPTIONS) -> Game:
+    return make_game(
+        [(fighter("Kira", fernkampf=13, weapons=(PISTOL,), mumm=2, mumm_max=2), (0, 1)),
+         (fighter("VIP", lp=15), (0, 2)),
+         (fighter("Passant", Side.NEUTRAL, lp=10), (5, 0)),
+         (fighter("Wache", Side.GEGNER, fernkampf=12, weapons=(PISTOL,)), (9, 2))],
+        options=options,
+        victory=(Victory(VictoryKind.ELIMINATE), Victory(VictoryKind.PROTECT_VIP, Side.RUNNER,
+                                                          vip=1),
+                 Victory(VictoryKind.SURVIVE, Side.RUNNER, rounds=6)))
+
+
+ALL_GAMES = {"duel": duel, "firefight": firefight, "rooftop": rooftop, "garage": garage,
+             "escort": escort}
+
+VARIANTS = {
+    "default": DEFAULT_OPTIONS,
+    "passes": replace(DEFAULT_OPTIONS, initiative=InitiativeSystem.PASSES),
+    "passes-random": replace(DEFAULT_OPTIONS, initiative=InitiativeSystem.PASSES,
+                             tie_order=TieOrder.RANDOM),
+    "parry": replace(DEFAULT_OPTIONS, melee_defence=MeleeDefence.AUSWEICHEN_OR_KAMPFKUNST,
+                     zielen_max_stacks=3, mumm_verbrennen=True, nsc_may_help=True),
+}
