@@ -89,7 +89,11 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDocument:
     """Parse YAML text safely (no tags beyond the safe set, no duplicate keys)."""
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise ConfigError([ConfigIssue(source, None, (), f"more than {MAX_FILE_BYTES} bytes")])
-    loader = yaml.SafeLoader(text)
+    try:
+        # The reader rejects control characters already when the loader is built.
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError([ConfigIssue(source, None, (), f"invalid YAML: {exc}")]) from None
     try:
         node = loader.get_single_node()
         if node is None:

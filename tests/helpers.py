@@ -113,3 +113,22 @@ def decline_prompts(c: Combat) -> Action | None:
     if d is not None and d.kind is not DecisionKind.TURN:
         return c.legal_actions()[-1]
     return None
+
+
+def init_dice(game: Game, face: int = 1) -> list[int]:
+    """Initiative dice for one round of the steps system: ``face`` for every die of every
+    fighter (I02: Grundwert ÷ 5 rounded up W10s each, in roster order)."""
+    from cwenv.engine.roundflow import initiative_dice
+
+    return [face] * sum(initiative_dice(spec.initiative_grundwert) for spec in game.roster)
+
+
+def lines(c: Combat) -> list[str]:
+    """The narration so far (handy in assertion messages)."""
+    from cwenv.engine.narration import narrate_all
+
+    return narrate_all(c.events, c.game.names)
+
+
+def events_of(c: Combat, kind: type[Any]) -> list[Any]:
+    return [e for e in c.events if isinstance(e, kind)]

@@ -32,7 +32,7 @@ def _parts(parts: Iterable[tuple[str, int]]) -> str:
 def _check(e: ev.CheckRolled, n: Names) -> str:
     head = f"{n[e.fighter]}: {e.purpose}: {_parts(e.parts)} = {e.probenwert}; "
     if e.forced:
-        return head + f"der grosse Wurf → Volltreffer, QS {e.qs}"
+        return head + f"der grosse Wurf (zählt als {e.d1}+{e.d2}) → Volltreffer, QS {e.qs}"
     roll = f"Wurf {e.d1}+{e.d2} = {e.d1 + e.d2} → "
     if e.volltreffer:
         return head + roll + f"Volltreffer, QS {e.qs}"

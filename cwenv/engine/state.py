@@ -147,6 +147,13 @@ class Combat:
         twin._dirty = self._dirty
         return twin
 
+    def refresh_legal(self) -> None:
+        """Forget the cached legal actions: call after editing fighters directly (tests, a
+        GM's situation edits), so the next ``legal_actions()`` sees the change."""
+        self._legal = None
+        self._legal_set = None
+        self.turn_legal = None
+
     def reseed_dice(self, seed: int) -> None:
         """Replace the dice with a fresh seeded stream (search: sample another future)."""
         self.dice = SeededDice(seed)

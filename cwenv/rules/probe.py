@@ -93,12 +93,12 @@ def resolve_probe(probenwert: int, d1: int, d2: int, options: RuleOptions) -> Pr
 def forced_volltreffer(probenwert: int, options: RuleOptions) -> ProbeResult:
     """M09 'Den grossen Wurf landen': an automatic Volltreffer at the highest QS.
 
-    No dice are rolled: the record carries the dice 0 and 0. Under ROLL_BAND (X06) the QS is
-    the band of the best Pasch the Probenwert allows.
+    No dice are rolled. The result counts as the best Pasch the Probenwert allows (at most
+    9+9, since 19 and 20 always fail), which is what a defence is compared against (A04).
     """
-    best_pasch = max(2, min(18, probenwert - probenwert % 2))
-    qs = volltreffer_qs(probenwert, best_pasch, options)
-    return ProbeResult(probenwert, 0, 0, True, max(qs, 1), True, False)
+    face = max(1, min(9, probenwert // 2))
+    qs = volltreffer_qs(probenwert, face * 2, options)
+    return ProbeResult(probenwert, face, face, True, max(qs, 1), True, False)
 
 
 def difference_qs(difference: int, options: RuleOptions) -> int:

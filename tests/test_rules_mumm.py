@@ -1,0 +1,228 @@
+"""Every Mumm spend at the moment the rules allow it (M01–M09, M11, X10, X11, X30, X38)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cwenv.engine import events as ev
+from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.damage import gain_condition
+from cwenv.engine.state import Combat
+from cwenv.model.specs import WeaponSpec
+from cwenv.model.types import Condition, Side, WeaponKind
+from tests.helpers import events_of, find, fighter, init_dice, lines, make_game, scripted
+
+BLADE = WeaponSpec("Klinge", WeaponKind.MELEE, bonus=1)
+
+
+def duel(dice: list[int], *, runner: dict[str, Any] | None = None,
+         enemy: dict[str, Any] | None = None, **options: Any) -> Combat:
+    """Kira (Reflexe 12, Kampfkunst 12, Mumm 5) acts first next to a Wache (Reflexe 10)."""
+    r = {"kampfkunst": 12, "reflexe": 12, "weapons": (BLADE,), "mumm": 5, "mumm_max": 5,
+         **(runner or {})}
+    e = {"lp": 40, "kampfkunst": 12, "weapons": (BLADE,), **(enemy or {})}
+    game = make_game([(fighter("Kira", **r), (1, 1)),
+                      (fighter("Wache", Side.GEGNER, **e), (2, 1))], **options)
+    return scripted(game, init_dice(game) + dice + [5] * 60)
+
+
+def checks(c: Combat) -> list[ev.CheckRolled]:
+    return events_of(c, ev.CheckRolled)
+
+
+def spent(c: Combat) -> list[str]:
+    return [e.spend for e in events_of(c, ev.MummSpent)]
+
+
+def attack(c: Combat) -> None:
+    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+
+
+def test_m02_probe_verbessern_adds_two_before_the_roll() -> None:
+    c = duel([6, 7])  # 13 > 12 would miss; with +2 it hits (13 ≤ 14)
+    attack(c)
+    assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
+    c.apply(find(c, ActionKind.PRE_IMPROVE))
+    check = checks(c)[-1]
+    assert ("Mumm", 2) in check.parts and check.probenwert == 14 and check.success
+    assert c.fighters[0].mumm == 4 and spent(c) == ["Probe verbessern"]
+
+
+def test_x38_one_improvement_per_check_by_default_two_when_allowed() -> None:
+    c = duel([6, 7])
+    attack(c)
+    c.apply(find(c, ActionKind.PRE_IMPROVE))
+    assert c.decision is None or c.decision.kind is not DecisionKind.PRE_CHECK
+    c2 = duel([6, 7], mumm_improve_per_check=2)
+    attack(c2)
+    c2.apply(find(c2, ActionKind.PRE_IMPROVE))
+    c2.apply(find(c2, ActionKind.PRE_IMPROVE))
+    assert checks(c2)[-1].probenwert == 16
+
+
+def test_m09_grosser_wurf_is_an_automatic_volltreffer_at_top_qs() -> None:
+    """M09, X06: 3 Mumm before the roll: Volltreffer, QS = band of the Probenwert (12 → 3)."""
+    c = duel([2, 2, 2, 2, 2])  # no attack dice; table 2+2 − 3 = 1 → Verheerender Treffer
+    attack(c)
+    c.apply(find(c, ActionKind.PRE_GROSSER_WURF))
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    check = checks(c)[-1]
+    assert check.forced and check.volltreffer and check.qs == 3
+    assert c.fighters[0].mumm == 2
+    assert events_of(c, ev.TableRolled)[-1].row == "Verheerender Treffer"
+
+
+def test_m03_reroll_then_choose_which_result_stands() -> None:
+    c = duel([7, 8, 2, 3])  # 15 misses; reroll 5 hits
+    attack(c)
+    c.apply(find(c, ActionKind.PRE_NONE))
+    assert c.decision is not None and c.decision.kind is DecisionKind.POST_CHECK
+    c.apply(find(c, ActionKind.POST_REROLL))
+    assert c.decision is not None and c.decision.kind is DecisionKind.KEEP
+    c.apply(find(c, ActionKind.KEEP_SECOND))
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert [x.d1 + x.d2 for x in checks(c)] == [15, 5]
+    assert any(isinstance(e, ev.Hit) for e in c.events)
+
+
+def test_m03_keeping_the_first_result() -> None:
+    c = duel([2, 3, 7, 8])  # 5 hits (QS 1); the reroll 15 misses; keep the first
+    attack(c)
+    c.apply(find(c, ActionKind.PRE_NONE))
+    c.apply(find(c, ActionKind.POST_REROLL))
+    c.apply(find(c, ActionKind.KEEP_FIRST))
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert any(isinstance(e, ev.Hit) for e in c.events)
+
+
+def test_m03_a_patzer_cannot_be_rerolled_m01_averts_it() -> None:
+    """M03: 'Patzer können nicht wiederholt werden'; M01 turns it into a plain failure."""
+    c = duel([9, 9])
+    attack(c)
+    c.apply(find(c, ActionKind.PRE_NONE))
+    kinds = {a.kind for a in c.legal_actions()}
+    assert ActionKind.POST_REROLL not in kinds and ActionKind.POST_AVERT in kinds
+    c.apply(find(c, ActionKind.POST_AVERT))
+    assert not events_of(c, ev.TableRolled), "an averted Patzer rolls no Patzer table"
+    assert spent(c) == ["Patzer abwenden"]
+
+
+def test_without_mumm_no_prompts() -> None:
+    c = duel([9, 9], runner={"mumm": 0})
+    attack(c)
+    assert events_of(c, ev.TableRolled)[-1].table == "Patzer"
+
+
+def test_m05_extra_reaction_with_no_reactions_left() -> None:
+    """M05: a defence even with no reactions left, for 1 Mumm."""
+    c = duel([3, 4, 3, 3], enemy={"mumm": 2, "mumm_max": 2}, runner={"mumm": 0})
+    c.fighters[1].reactions = 0
+    attack(c)
+    defend = [a for a in c.legal_actions() if a.kind is ActionKind.DEFEND]
+    assert defend and all(a.mumm == 1 for a in defend)
+    c.apply(defend[0])
+    assert c.fighters[1].mumm == 1 and c.fighters[1].reactions == 0
+    assert events_of(c, ev.ReactionUsed)[-1].extra
+
+
+def test_no_reaction_no_mumm_means_undefended() -> None:
+    c = duel([3, 4, 3, 3], runner={"mumm": 0})
+    c.fighters[1].reactions = 0
+    attack(c)
+    assert c.decision is not None and c.decision.kind is DecisionKind.TURN
+    assert any(isinstance(e, ev.Hit) for e in c.events)
+
+
+def test_m06_treffer_wegstecken_halves_after_armour() -> None:
+    """M06: 2 Mumm when taking damage: halve it after armour, rounding down."""
+    c = duel([3, 4, 6, 8], runner={"mumm": 0}, enemy={"mumm": 2, "mumm_max": 2, "ruestung": 1})
+    attack(c)
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert c.decision is not None and c.decision.kind is DecisionKind.DAMAGE
+    c.apply(find(c, ActionKind.HALVE_DAMAGE))
+    assert events_of(c, ev.DamageHalved)[-1].before == 6 + 8  # (6+1−1) + (8+1−1)
+    assert c.fighters[1].lp == 40 - 7
+
+
+def test_m04_dem_tod_von_der_schippe_springen() -> None:
+    """M04, X30: would die → 1 Mumm: unconscious at 0 LP, no longer dying."""
+    c = duel([5, 6, 10, 10, 10], runner={"mumm": 0},
+             enemy={"mumm": 1, "mumm_max": 1, "lp": 10})
+    attack(c)
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert c.decision is not None and c.decision.kind is DecisionKind.DEATH
+    c.apply(find(c, ActionKind.AVERT_DEATH))
+    w = c.fighters[1]
+    assert not w.dead and w.lp == 0 and w.down and not w.has(Condition.STERBEND)
+
+
+def test_m04_refused_means_death() -> None:
+    c = duel([5, 6, 10, 10, 10], runner={"mumm": 0},
+             enemy={"mumm": 1, "mumm_max": 1, "lp": 10})
+    attack(c)
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    c.apply(find(c, ActionKind.ACCEPT_DEATH))
+    assert c.fighters[1].dead
+
+
+def test_m07_extra_action_once_per_round() -> None:
+    """M07: 2 Mumm for another Handlung (with movement, X38) once per round."""
+    c = duel([2, 3, 2, 2, 2, 3, 2, 2], enemy={"lp": 80})
+    attack(c)
+    while c.decision is not None and c.decision.kind is not DecisionKind.TURN:
+        c.apply(c.legal_actions()[-1])
+    c.apply(find(c, ActionKind.MUMM_EXTRA_ACTION))
+    assert c.fighters[0].mumm == 3
+    assert any(a.kind is ActionKind.ATTACK for a in c.legal_actions())
+    assert any(a.kind is ActionKind.MOVE for a in c.legal_actions())
+    attack(c)
+    while c.decision is not None and c.decision.kind is not DecisionKind.TURN:
+        c.apply(c.legal_actions()[-1])
+    assert not any(a.kind is ActionKind.MUMM_EXTRA_ACTION for a in c.legal_actions())
+
+
+def test_m08_zustand_abschuetteln_not_sterbend() -> None:
+    c = duel([])
+    f = c.fighters[0]
+    gain_condition(c, f, Condition.VERWIRRT)
+    f.conditions |= 1 << Condition.STERBEND
+    c.refresh_legal()
+    shakes = {a.index for a in c.legal_actions() if a.kind is ActionKind.MUMM_SHAKE}
+    assert int(Condition.VERWIRRT) in shakes and int(Condition.STERBEND) not in shakes
+    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.VERWIRRT)))
+    assert not f.has(Condition.VERWIRRT) and f.mumm == 3
+    assert any(a.kind is ActionKind.ATTACK for a in c.legal_actions()), "M08 is no Handlung"
+
+
+def test_m08_shaking_benommen_lets_the_fighter_act() -> None:
+    c = duel([])
+    gain_condition(c, c.fighters[1], Condition.BENOMMEN)
+    c.fighters[1].mumm = 2
+    c.fighters[1].mumm_max = 2
+    c.apply(find(c, ActionKind.END_TURN))
+    # The Wache's turn: shake benommen with Mumm instead of the Mumm-Probe.
+    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.BENOMMEN)))
+    assert any(a.kind is ActionKind.ATTACK for a in c.legal_actions()), lines(c)[-3:]
+
+
+@pytest.mark.parametrize(("verbrennen", "prompted"), [(False, False), (True, True)])
+def test_m11_x10_entmutigt_cannot_spend_unless_burning(verbrennen: bool, prompted: bool) -> None:
+    c = duel([3, 4, 3, 3], mumm_verbrennen=verbrennen)
+    gain_condition(c, c.fighters[0], Condition.ENTMUTIGT)
+    c.refresh_legal()
+    attack(c)
+    assert (c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK) is prompted
+    if prompted:
+        c.apply(find(c, ActionKind.PRE_IMPROVE))
+        assert c.fighters[0].mumm == 4 and c.fighters[0].mumm_max == 4  # burnt
+
+
+@pytest.mark.parametrize(("nsc_mumm", "prompted"), [(True, True), (False, False)])
+def test_x11_nsc_mumm(nsc_mumm: bool, prompted: bool) -> None:
+    c = duel([3, 4, 3, 3], runner={"mumm": 0}, enemy={"mumm": 2, "mumm_max": 2},
+             nsc_mumm=nsc_mumm)
+    attack(c)
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert (c.decision is not None and c.decision.kind is DecisionKind.DAMAGE) is prompted
