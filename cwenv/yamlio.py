@@ -68,6 +68,8 @@ def read_yaml_file(path: str | Path) -> YamlDocument:
     """Read and parse a YAML file; raise :class:`ConfigError` on any problem."""
     p = Path(path)
     name = str(path)
+    if p.is_dir():
+        raise ConfigError([ConfigIssue(name, None, (), "is a directory, not a file")])
     try:
         size = p.stat().st_size
     except OSError as exc:
@@ -80,6 +82,8 @@ def read_yaml_file(path: str | Path) -> YamlDocument:
         )
     try:
         text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError([ConfigIssue(name, None, (), f"cannot read file: {exc.strerror}")]) from None
     except UnicodeDecodeError as exc:
         raise ConfigError([ConfigIssue(name, None, (), f"not UTF-8 text: {exc.reason}")]) from None
     return parse_yaml(text, name)

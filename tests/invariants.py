@@ -5,6 +5,7 @@ from __future__ import annotations
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.state import Combat
 from cwenv.model.types import Condition, Skill
+from cwenv.rules.options import DeathThreshold
 
 BENOMMEN_TURN = {ActionKind.MUMM_PROBE, ActionKind.MUMM_SHAKE, ActionKind.END_TURN}
 
@@ -17,6 +18,8 @@ def check_invariants(c: Combat) -> None:
                          and c.decision.fighter == f.idx)
         if not f.dead and not pending_death:
             limit = -spec.skill(Skill.UNBEUGSAMKEIT)
+            if c.options.death_threshold is DeathThreshold.BELOW:
+                limit -= 1  # X05: dies only below −Unbeugsamkeit
             assert f.lp > limit, f"{f.name}: alive at LP {f.lp} (death at {limit})"
         assert f.reactions >= 0, f"{f.name}: negative reactions"
         assert 0 <= f.mumm <= f.mumm_max, f"{f.name}: Mumm {f.mumm} outside 0..{f.mumm_max}"

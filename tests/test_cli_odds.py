@@ -168,6 +168,7 @@ def test_rules_options_json_one_row_per_field() -> None:
 def test_every_open_question_has_an_option() -> None:
     rows = json.loads(run("rules", "options", "--json")[1])
     covered = {r["x"] for r in rows}
+    assert covered == {f.metadata["x"] for f in dataclasses.fields(RuleOptions)}
     required = {f"X{i:02d}" for i in range(1, 47)} - {"X37"}
     assert required <= covered, sorted(required - covered)
 

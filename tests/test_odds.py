@@ -93,6 +93,15 @@ def test_expected_qs() -> None:
     assert probe_odds(14).expected_qs == F(8 + 2 * 32 + 3 * 39, 100)
 
 
+def test_returned_odds_do_not_share_state() -> None:
+    """A caller editing its result (e.g. dropping a QS) must not change later answers."""
+    first = probe_odds(37)  # a Probenwert no other test uses: a leak cannot spread
+    saved = dict(first.qs)
+    with pytest.raises((AttributeError, TypeError)):
+        first.qs.clear()  # type: ignore[attr-defined]  # read-only by design
+    assert probe_odds(37).qs == saved
+
+
 # --- Mumm spends ----------------------------------------------------------------------------
 
 
@@ -150,7 +159,7 @@ def test_m09_grosser_wurf_is_a_certain_volltreffer(
 ) -> None:
     for reroll in (False, True):
         odds = probe_odds(probenwert, options, improve=improve, grosser_wurf=True, reroll=reroll)
-        assert (odds.success, odds.volltreffer, odds.patzer) == (1, 1, 0)
+        assert (odds.success, odds.volltreffer, odds.patzer) == (F(1), F(1), F(0))
         assert odds.qs == {qs: F(1)}
 
 
@@ -165,7 +174,7 @@ def attack_oracle(att: int, dfn: int, options: RuleOptions) -> tuple[F, dict[int
     """A01–A05 written out: failed attack → nothing; failed defence → attacker's QS; both
     succeed → higher roll wins, tie → defender, weakened QS from the difference (X07)."""
     unit = F(1, 10000)
-    hit, qs = F(0), Counter[int]()
+    hit, qs = F(0), dict[int, F]()
     for a in outcomes(att, options):
         if not a.success:
             continue
@@ -178,8 +187,8 @@ def attack_oracle(att: int, dfn: int, options: RuleOptions) -> tuple[F, dict[int
             else:
                 continue
             hit += unit
-            qs[k] += unit  # type: ignore[assignment]
-    return hit, dict(qs)
+            qs[k] = qs.get(k, F(0)) + unit
+    return hit, qs
 
 
 def test_a04_hand_count_tie_goes_to_defender() -> None:
@@ -360,9 +369,16 @@ def test_callback_dice_validate_and_log() -> None:
     assert dice.log == [4, 10]
     with pytest.raises(DiceExhaustedError):
         dice.clone().d10()
+    with pytest.raises(InvalidDieError, match="True"):
+        CallbackDice(lambda: True).d10()  # a bool is not a typed W10
 
 
-def test_forced_volltreffer_rolls_no_dice() -> None:
-    r = forced_volltreffer(14, DEFAULT_OPTIONS)
-    assert (r.d1, r.d2) == (0, 0)
-    assert r.volltreffer and r.qs == 3
+@pytest.mark.parametrize(
+    ("probenwert", "face"), [(3, 1), (14, 7), (15, 7), (18, 9), (19, 9), (20, 9), (25, 9)]
+)
+def test_m09_grosser_wurf_counts_as_the_best_pasch(probenwert: int, face: int) -> None:
+    """M09 rolls no dice; the result stands as the best Pasch a success allows (P04: ≤ 9+9),
+    which is what a defence is compared against (A04)."""
+    r = forced_volltreffer(probenwert, DEFAULT_OPTIONS)
+    assert (r.d1, r.d2) == (face, face)
+    assert r.success and r.volltreffer and r.qs == max(qs_band(probenwert), 1)

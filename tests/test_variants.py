@@ -231,7 +231,8 @@ def test_control_characters_are_a_config_error(tmp_path: Path, text: str) -> Non
 
 def test_unknown_base_and_missing_file(tmp_path: Path) -> None:
     path = write(tmp_path, "name: x\nbase: gibt-es-nicht\n")
-    assert "gibt-es-nicht" in str(load_error(path))
+    message = str(load_error(path))
+    assert f"{path}:2: base:" in message and "gibt-es-nicht" in message and "passes" in message
     assert "cannot read" in str(load_error(tmp_path / "fehlt.yaml"))
 
 

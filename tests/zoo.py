@@ -19,6 +19,7 @@ from cwenv.model.specs import (
     WeaponSpec,
 )
 from cwenv.model.types import ArmourMode, Condition, Side, Size, WeaponKind
+from cwenv.rules import options as o
 from cwenv.rules.options import (
     DEFAULT_OPTIONS,
     InitiativeSystem,
@@ -130,11 +131,46 @@ def escort(options: RuleOptions = DEFAULT_OPTIONS) -> Game:
 ALL_GAMES = {"duel": duel, "firefight": firefight, "rooftop": rooftop, "garage": garage,
              "escort": escort}
 
+ALTERNATIVES = RuleOptions(
+    reactions_basis=o.ReactionBasis.GRUNDWERT, zielen_max_stacks=3, zielen_lost_on_hit=True,
+    zielen_lost_at_round_end=True, zielen_qs_on_weakened_hit=False,
+    angeschlagen_scope=o.PenaltyScope.ALL_CHECKS, angeschlagen_shake_below_half=False,
+    death_threshold=o.DeathThreshold.BELOW, volltreffer_qs=o.VolltrefferQS.ROLL_BAND,
+    defended_hit_qs=o.DifferenceQS.RAW, armour_floor_zero=False,
+    brechend_armour_rounding=o.Rounding.UP, volltreffer_defendable=False,
+    defence_patzer_niedergeworfen=True, mumm_verbrennen=True, nsc_mumm=False,
+    nsc_at_zero=o.NscAtZero.DEAD, actionbonus=o.ActionBonusMode.NONE, sprint_total_multiplier=3,
+    tie_order=TieOrder.RANDOM, climb_skill=o.Skill.INFILTRATION,
+    fall_armour_mode=o.ArmourMode.DIREKT, fall_dice_rounding=o.Rounding.UP,
+    escalation_steps=2, melee_defence=MeleeDefence.AUSWEICHEN_OR_KAMPFKUNST,
+    maneuver_reaction_cost=0, maneuver_damage=True,
+    niederwerfen_penalty_until=o.ProneBonusUntil.NEXT_ROUND, niederwerfen_vs_melee=True,
+    prone_three_quarter_to_full=True, benommen_reactions=o.BenommenReactions.LOST,
+    living_cover_stacking=o.LivingCoverStacking.STRONGER_BY_ONE, living_cover_melee=True,
+    living_cover_prone_counts=True, area_cover=o.AreaCover.AREA_HACKS_ONLY,
+    volltreffer_wins_contest=True, angeschlagen_trigger=o.AngeschlagenTrigger.EVERY_HIT,
+    sterbend_damage_reinflicts=False, tod_abwenden_ends_sterbend=False,
+    round_end_order=o.RoundEndOrder.PHASED, resistance_rounding=o.Rounding.UP,
+    crit_extra_die=o.CritExtraDie.BARE_DIE, zerschmettert_all_direct=False,
+    non_lethal_floor_zero=False, stabilise_patzer_victim=o.StabilisePatzerVictim.MEDIC,
+    stabilise_needs_adjacent=False, passes_count_initiative_bonus=True,
+    mumm_improve_per_check=2, mumm_rerolls_per_check=2, mumm_avert_after_reroll=False,
+    mumm_extra_action_moves=False, move_with_forfeited_handlung=False,
+    prone_movement=o.ProneMovement.CRAWL_HALF, halvings_stack=False, nsc_may_help=True,
+    behinderung_scope=o.BehinderungScope.ALL_PHYSICAL,
+    blockade_geometry=o.BlockadeGeometry.ENTER_REACH,
+    forced_movement_blockade=o.ForcedMovementBlockade.ALL_FORCED, kampfunfaehig_prone=False,
+    rucksack_failure=o.RucksackFailure.ITEM_LOST, friendly_fire=True,
+)
+"""Every option flipped to an alternative reading, so random play walks those paths too."""
+
 VARIANTS = {
     "default": DEFAULT_OPTIONS,
     "passes": replace(DEFAULT_OPTIONS, initiative=InitiativeSystem.PASSES),
     "passes-random": replace(DEFAULT_OPTIONS, initiative=InitiativeSystem.PASSES,
                              tie_order=TieOrder.RANDOM),
+    "alternatives": ALTERNATIVES,
+    "alternatives-passes": replace(ALTERNATIVES, initiative=InitiativeSystem.PASSES),
     "parry": replace(DEFAULT_OPTIONS, melee_defence=MeleeDefence.AUSWEICHEN_OR_KAMPFKUNST,
                      zielen_max_stacks=3, mumm_verbrennen=True, nsc_may_help=True),
 }

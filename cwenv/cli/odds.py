@@ -40,10 +40,18 @@ def odds(
         except ConfigError as exc:
             typer.echo(str(exc), err=True)
             raise typer.Exit(1) from None
+    improve = sum(1 for m in mumm if m is MummChoice.verbessern)
+    if improve > options.mumm_improve_per_check:
+        typer.echo(
+            f"--mumm verbessern given {improve} times; these rules allow "
+            f"{options.mumm_improve_per_check} per check (X38 mumm_improve_per_check)",
+            err=True,
+        )
+        raise typer.Exit(1)
     result = probe_odds(
         probenwert,
         options,
-        improve=sum(1 for m in mumm if m is MummChoice.verbessern),
+        improve=improve,
         reroll=MummChoice.wiederholen in mumm,
         grosser_wurf=MummChoice.grosser_wurf in mumm,
     )

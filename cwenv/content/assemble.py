@@ -57,18 +57,26 @@ def _map(model: ScenarioModel, doc: YamlDocument, lib: Library) -> BattleMap:
 def _options(
     model: ScenarioModel, doc: YamlDocument, lib: Library, rules: str | Path | None
 ) -> RuleOptions:
+    """The rule variant (``rules`` replaces the scenario's) with ``options`` on top."""
+    issues = IssueList()
     base = DEFAULT_OPTIONS
     variant = rules if rules is not None else model.rules
     if variant is not None and variant != "default":
-        if looks_like_path(variant):
-            path = Path(variant)
-        else:
-            try:
-                path = lib.path("rules", str(variant))
-            except UnknownReference as exc:
-                raise ConfigError([Origin(doc).issue(("rules",), str(exc))]) from None
-        base = load_rule_variant(path)
-    return options_from_mapping(model.options, doc, base, prefix=("options",))
+        try:
+            if looks_like_path(variant):
+                base = load_rule_variant(Path(variant))
+            else:
+                base = load_rule_variant(lib.path("rules", str(variant)))
+        except UnknownReference as exc:
+            issues.append(Origin(doc).issue(("rules",), str(exc)))
+        except ConfigError as exc:
+            issues.extend_from(exc)
+    try:
+        options = options_from_mapping(model.options, doc, base, prefix=("options",))
+    except ConfigError as exc:
+        issues.extend_from(exc)
+    issues.raise_if_any()
+    return options
 
 
 def _fighters(
@@ -113,7 +121,7 @@ def _fighters(
             issues.append(
                 Origin(doc, ("fighters", placed.entry)).issue(
                     (field,),
-                    f"fighter name {name!r} is already used by entry {seen[name] + 1}; "
+                    f"fighter name {name!r} is already used by fighters.{seen[name]}; "
                     "names must be unique (set name: or use count:)",
                 )
             )
@@ -124,67 +132,59 @@ def _fighters(
 def _positions(
     model: ScenarioModel, doc: YamlDocument, bm: BattleMap, roster: list[Placed], issues: IssueList
 ) -> tuple[int, ...]:
-    """Explicit cells first, then each spawn zone filled in cell-index order."""
+    """Explicit cells first, then each spawn zone filled in cell-index order.
+
+    A fighter may not start on a cell it cannot stand on or that another fighter holds;
+    each scenario entry reports at most one placement problem.
+    """
     positions = [-1] * len(roster)
     taken: dict[int, str] = {}
-    for pass_ in ("at", "spawn"):
-        for r, placed in enumerate(roster):
-            entry: ScenarioFighter = model.fighters[placed.entry]
-            where = Origin(doc, ("fighters", placed.entry))
-            if pass_ == "at" and entry.at is not None:
-                x, y = entry.at
-                if not (0 <= x < bm.width and 0 <= y < bm.height):
-                    issues.append(
-                        where.issue(
-                            ("at",), f"[{x}, {y}] is outside the {bm.width}×{bm.height} map"
-                        )
-                    )
-                    continue
-                cell = y * bm.width + x
-            elif pass_ == "spawn" and entry.spawn is not None:
-                zone = bm.spawns.get(entry.spawn)
-                if zone is None:
-                    known = ", ".join(sorted(bm.spawns)) or "(none)"
-                    issues.append(
-                        where.issue(
-                            ("spawn",), f"the map has no spawn zone {entry.spawn!r}; known: {known}"
-                        )
-                    )
-                    continue
-                cells = sorted(zone)
-                used = sum(1 for q in roster[:r] if model.fighters[q.entry].spawn == entry.spawn)
-                if used >= len(cells):
-                    issues.append(
-                        where.issue(
-                            ("spawn",),
-                            f"spawn zone {entry.spawn!r} has {len(cells)} "
-                            f"cells; {placed.spec.name} finds none left",
-                        )
-                    )
-                    continue
-                cell = cells[used]
-            else:
-                continue
+    used: dict[str, int] = {}
+    failed: set[int] = set()
+    explicit = [r for r, p in enumerate(roster) if model.fighters[p.entry].at is not None]
+    spawned = [r for r, p in enumerate(roster) if model.fighters[p.entry].at is None]
+    for r in explicit + spawned:
+        placed = roster[r]
+        if placed.entry in failed:
+            continue
+        entry: ScenarioFighter = model.fighters[placed.entry]
+        where = Origin(doc, ("fighters", placed.entry))
+        field = "at" if entry.at is not None else "spawn"
+        problem, cell = _start_cell(entry, bm, used)
+        if problem is None:
             xy = list(bm.cell(cell))
-            path = ("at",) if pass_ == "at" else ("spawn",)
             if not bm.terrain[cell].standable:
-                issues.append(
-                    where.issue(
-                        path,
-                        f"{placed.spec.name} cannot stand on "
-                        f"{bm.terrain[cell].name.lower()} at {xy}",
-                    )
-                )
+                problem = f"cannot stand on {bm.terrain[cell].name.lower()} at {xy}"
             elif cell in taken:
-                issues.append(
-                    where.issue(
-                        path, f"{placed.spec.name}: cell {xy} is already taken by {taken[cell]}"
-                    )
-                )
-            else:
-                taken[cell] = placed.spec.name
-                positions[r] = cell
+                problem = f"cell {xy} is already taken by {taken[cell]}"
+        if problem is not None:
+            issues.append(where.issue((field,), f"{placed.spec.name}: {problem}"))
+            failed.add(placed.entry)
+            continue
+        taken[cell] = placed.spec.name
+        positions[r] = cell
     return tuple(positions)
+
+
+def _start_cell(
+    entry: ScenarioFighter, bm: BattleMap, used: dict[str, int]
+) -> tuple[str | None, int]:
+    """The next start cell of ``entry`` (and the problem, if there is none)."""
+    if entry.at is not None:
+        x, y = entry.at
+        if not (0 <= x < bm.width and 0 <= y < bm.height):
+            return f"[{x}, {y}] is outside the {bm.width}×{bm.height} map", -1
+        return None, y * bm.width + x
+    zone_name = entry.spawn or ""
+    zone = bm.spawns.get(zone_name)
+    if zone is None:
+        known = ", ".join(sorted(bm.spawns)) or "(none)"
+        return f"the map has no spawn zone {zone_name!r}; known: {known}", -1
+    k = used.get(zone_name, 0)
+    if k >= len(zone):
+        return f"spawn zone {zone_name!r} has only {len(zone)} cells, all taken", -1
+    used[zone_name] = k + 1
+    return None, sorted(zone)[k]
 
 
 def _victory(
@@ -215,9 +215,8 @@ def _victory(
             out.append(Victory(VictoryKind.REACH_EXIT, side, count=v.count))
         elif isinstance(v, ProtectVipVictory):
             if v.vip not in names:
-                issues.append(
-                    where.issue(("vip",), f"no fighter named {v.vip!r}; known: {', '.join(names)}")
-                )
+                known = ", ".join(dict.fromkeys(names))
+                issues.append(where.issue(("vip",), f"no fighter named {v.vip!r}; known: {known}"))
                 continue
             out.append(Victory(VictoryKind.PROTECT_VIP, side_of(v.side), vip=names.index(v.vip)))
     return tuple(out)

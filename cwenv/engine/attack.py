@@ -391,9 +391,14 @@ class AttackFrame(Frame):
         if self.mode is AttackMode.HACK:
             h = self._hack(a)
             if h.deals_damage and qs + extra > 0:
-                mode = ArmourMode.DIREKT if direct else h.armour_mode
+                all_direct = direct and opts.zerschmettert_all_direct
+                mode = ArmourMode.DIREKT if all_direct else h.armour_mode
                 frames.append(
-                    DamageFrame(t.idx, a.idx, qs + extra, h.bonus, mode, h.forms, False, h.name)
+                    DamageFrame(
+                        t.idx, a.idx, qs + extra, h.bonus, mode, h.forms, False, h.name,
+                        bare=extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0,
+                        direct_tail=extra if direct and not all_direct else 0,
+                    )
                 )
             if h.condition is not None:
                 gain_condition(c, t, h.condition)
@@ -405,20 +410,22 @@ class AttackFrame(Frame):
             if self.mode is not AttackMode.MANEUVER:
                 weapon = self._weapon(a)
             bonus = opts.unarmed_bonus if weapon is UNARMED else weapon.bonus
-            mode = ArmourMode.DIREKT if direct else weapon.armour_mode
+            all_direct = direct and opts.zerschmettert_all_direct  # X33
+            mode = ArmourMode.DIREKT if all_direct else weapon.armour_mode
             bare = extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0
             flat = -opts.entwaffnen_nsc_penalty if a.disarmed else 0
             frames.append(
                 DamageFrame(
                     t.idx,
                     a.idx,
-                    qs + extra - bare,
+                    qs + extra,
                     bonus,
                     mode,
                     weapon.forms,
                     weapon.non_lethal,
                     weapon.name,
                     bare=bare,
+                    direct_tail=extra if direct and not all_direct else 0,
                     flat=flat,
                 )
             )

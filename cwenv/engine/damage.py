@@ -150,6 +150,7 @@ class DamageFrame(Frame):
     __slots__ = (
         "bare",
         "bonus",
+        "direct_tail",
         "cause",
         "dice",
         "flat",
@@ -173,12 +174,15 @@ class DamageFrame(Frame):
         cause: str,
         *,
         bare: int = 0,
+        direct_tail: int = 0,
         flat: int = 0,
     ) -> None:
-        """``bare`` extra dice are rolled without the bonus (X33 BARE_DIE); ``flat`` is added
-        to the sum after armour (K01's −2 damage for a disarmed NSC, X22)."""
+        """The last ``bare`` dice are rolled without the bonus (X33 BARE_DIE); the last
+        ``direct_tail`` dice ignore armour (X33: only a Zerschmetterter Leib's extra dice
+        are direct); ``flat`` is added after armour (K01's −2 for a disarmed NSC, X22)."""
         super().__init__()
         self.bare = bare
+        self.direct_tail = direct_tail
         self.flat = flat
         self.target = target
         self.source = source
@@ -197,16 +201,19 @@ class DamageFrame(Frame):
                 return DONE
             armour = armour_after_mode(c, f.spec.armour + f.armour_bonus, self.mode)
             floor = c.options.armour_floor_zero
-            rolls = tuple(c.d10() for _ in range(self.dice + self.bare))
+            rolls = tuple(c.d10() for _ in range(self.dice))
             subtotal = 0
+            bonus_until = self.dice - self.bare
+            armour_until = self.dice - self.direct_tail
             for i, r in enumerate(rolls):
-                v = r + (self.bonus if i < self.dice else 0) - armour
+                v = r + (self.bonus if i < bonus_until else 0) - (armour if i < armour_until else 0)
                 subtotal += v if v > 0 or not floor else 0
             subtotal += self.flat
             total, factor = resistance_factor(c, f, self.forms, max(subtotal, 0))
             c.emit(
                 ev.DamageRolled(
-                    f.idx, rolls, self.bonus, armour, self.mode.value, subtotal, factor, total
+                    f.idx, rolls, self.bonus, armour, self.mode.value, subtotal, factor, total,
+                    self.bare, self.direct_tail,
                 )
             )
             self.total = total

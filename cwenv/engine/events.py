@@ -164,6 +164,8 @@ class DamageRolled(Event):
     subtotal: int
     factor: str  # "", "resistent", "verwundbar", "immun"
     total: int
+    bare: int = 0  # the last dice rolled without the bonus (X33)
+    direct: int = 0  # the last dice that ignore armour (X33)
 
 
 @dataclass(frozen=True, slots=True)

@@ -329,6 +329,13 @@ class ForcedMoveFrame(Frame):
         return DONE
 
 
+DIFFICULT_VERBS = {
+    StepKind.CLIMB: "klettert",
+    StepKind.SWIM: "schwimmt",
+    StepKind.JUMP: "springt",
+    StepKind.DROP: "springt hinab",
+}
+
 DIFFICULT_SKILL_NAMES = {
     StepKind.CLIMB: "Klettern",
     StepKind.SWIM: "Schwimmen",
@@ -374,7 +381,7 @@ class SchwierigFrame(Frame):
         if self.stage == 1:
             self.result = value
             self.stage = 2
-            how = DIFFICULT_SKILL_NAMES[route.kind].lower()
+            how = DIFFICULT_VERBS[route.kind]
             if value.success:
                 return MoveFrame(f.idx, route.cells, how)
             if route.kind in (StepKind.CLIMB, StepKind.SWIM):

@@ -197,11 +197,16 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
             acts.extend(
                 [Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in c.hard_routes.dests]
             )
+    committed = False
     if turn.handlungen > 0:
-        acts.extend(handlung_actions(c, f))
+        handlungen = handlung_actions(c, f)
+        acts.extend(handlungen)
+        # X40 alternative: whoever moved must take the Handlung the movement belongs to.
+        committed = bool(handlungen) and turn.moved > 0 and not c.options.move_with_forfeited_handlung
     elif not f.extra_action_used and can_spend_mumm(c, f, MummSpend.ZUSAETZLICHE_AKTION.cost):
         acts.append(Action(ActionKind.MUMM_EXTRA_ACTION, fighter))
-    acts.append(Action(ActionKind.END_TURN, fighter))
+    if not committed:
+        acts.append(Action(ActionKind.END_TURN, fighter))
     return acts
 
 

@@ -65,7 +65,7 @@ class ScriptedDice:
     def __init__(self, rolls: Iterable[int]) -> None:
         values = tuple(rolls)
         for i, value in enumerate(values):
-            if not isinstance(value, int) or not 1 <= value <= 10:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
                 raise InvalidDieError(f"scripted die #{i + 1} is {value!r}; a W10 is 1–10")
         self._rolls = values
         self._pos = 0
@@ -105,7 +105,7 @@ class CallbackDice:
 
     def d10(self) -> int:
         value = self._ask()
-        if not isinstance(value, int) or not 1 <= value <= 10:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
             raise InvalidDieError(f"typed die {value!r} is not a W10 result (1–10)")
         self.log.append(value)
         return value

@@ -14,9 +14,11 @@ Mumm spends (M02, M03, M09) are included as the player would use them:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from types import MappingProxyType
 
 from cwenv.rules.options import DEFAULT_OPTIONS, RuleOptions
 from cwenv.rules.probe import ProbeResult, contest, forced_volltreffer, resolve_probe
@@ -32,7 +34,7 @@ class ProbeOdds:
     success: Fraction
     volltreffer: Fraction
     patzer: Fraction
-    qs: dict[int, Fraction]
+    qs: Mapping[int, Fraction]  # read-only: results are cached and shared
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -102,7 +104,7 @@ def _probe_odds_cached(
                 volltreffer += w
         elif result.patzer:
             patzer += w
-    return ProbeOdds(probenwert, success, volltreffer, patzer, qs)
+    return ProbeOdds(probenwert, success, volltreffer, patzer, MappingProxyType(qs))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +112,7 @@ class AttackOdds:
     """Exact odds of an attack against a defence roll (A01–A05): hit and QS distribution."""
 
     hit: Fraction
-    qs: dict[int, Fraction]
+    qs: Mapping[int, Fraction]  # read-only: results are cached and shared
     volltreffer: Fraction
     patzer: Fraction
 
@@ -160,4 +162,4 @@ def attack_odds(
             if outcome.winner == 0:
                 hit += w
                 add(max(outcome.qs, 0), w)
-    return AttackOdds(hit, qs, volltreffer, patzer)
+    return AttackOdds(hit, MappingProxyType(qs), volltreffer, patzer)

@@ -42,8 +42,9 @@ def _enum_choices(enum_type: type[Enum]) -> list[str]:
 def _parse_enum(enum_type: type[Enum], raw: Any) -> Enum:
     if isinstance(raw, str):
         key = raw.strip().lower()
+        by_value = not issubclass(enum_type, IntEnum)  # IntEnums are named, never numbered
         for member in enum_type:
-            if key in (member.name.lower(), str(member.value).lower()):
+            if key == member.name.lower() or (by_value and key == str(member.value).lower()):
                 return member
             label = getattr(member, "label", None)
             if isinstance(label, str) and label.lower() == key:
@@ -128,9 +129,14 @@ def options_from_mapping(
     return dataclasses.replace(base, **changes)
 
 
-def resolve_variant_path(spec: str | Path) -> Path:
-    """A variant name (``passes``) in ``configs/rules/`` or a path to a YAML file."""
+def resolve_variant_path(spec: str | Path, relative_to: Path | None = None) -> Path:
+    """A variant name (``passes``) in ``configs/rules/`` or a path to a YAML file; a relative
+    path in a ``base:`` field is taken from the referring file's folder."""
     p = Path(spec)
+    if relative_to is not None and not p.is_absolute() and (relative_to / p).exists():
+        p = relative_to / p
+    if p.is_dir():
+        raise ConfigError([ConfigIssue(str(spec), None, (), "is a directory, not a variant file")])
     if p.suffix in (".yaml", ".yml") or p.exists():
         return p
     candidate = RULES_DIR / f"{spec}.yaml"
@@ -145,8 +151,7 @@ def resolve_variant_path(spec: str | Path) -> Path:
 def load_rule_variant(spec: str | Path, _seen: tuple[Path, ...] = ()) -> RuleOptions:
     """Load a variant file (and its ``base`` chain) into a :class:`RuleOptions`."""
     path = resolve_variant_path(spec)
-    if path.resolve() in _seen:
-        raise ConfigError([ConfigIssue(str(path), None, ("base",), "variants form a cycle")])
+    seen = (*_seen, path.resolve())
     doc = read_yaml_file(path)
     data = doc.data
     if data is None:
@@ -163,12 +168,26 @@ def load_rule_variant(spec: str | Path, _seen: tuple[Path, ...] = ()) -> RuleOpt
         options = {}
     if not isinstance(options, dict):
         issues.append(doc.issue(("options",), "must be a mapping of option names to values"))
+        options = {}
+    base = DEFAULT_OPTIONS
+    base_name = data.get("base")
+    if base_name not in (None, "default"):
+        try:
+            base_path = resolve_variant_path(str(base_name), path.parent)
+        except ConfigError as exc:
+            issues.append(doc.issue(("base",), f"{base_name!r}: {exc.issues[0].message}"))
+        else:
+            if base_path.resolve() in seen:
+                issues.append(doc.issue(("base",), f"variants form a cycle via {base_name!r}"))
+            else:
+                base = load_rule_variant(base_path, seen)
+    try:
+        result = options_from_mapping(options, doc, base)
+    except ConfigError as exc:
+        issues.extend(exc.issues)
     if issues:
         raise ConfigError(issues)
-    base = DEFAULT_OPTIONS
-    if "base" in data and data["base"] not in (None, "default"):
-        base = load_rule_variant(str(data["base"]), (*_seen, path.resolve()))
-    return options_from_mapping(options, doc, base)
+    return result
 
 
 def options_to_mapping(options: RuleOptions) -> dict[str, Any]:

@@ -1,0 +1,252 @@
+"""``cwenv scenarios``: list, show, validate and render the YAML scenario library."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from cwenv.battlemap.grid import DEFAULT_LEGEND, Terrain
+from cwenv.content import (
+    KINDS,
+    ConfigError,
+    Library,
+    Scenario,
+    library_files,
+    read_scenario,
+    stale_schemas,
+    validate_file,
+    write_schemas,
+)
+from cwenv.content.library import Kind
+from cwenv.content.schema import SCHEMA_DIR
+from cwenv.engine.game import Game, VictoryKind
+from cwenv.model.specs import FighterSpec
+from cwenv.model.types import Side, Skill
+
+app = typer.Typer(help="Scenarios, stat blocks and maps (configs/).", no_args_is_help=True)
+
+SIDE_STYLE = {Side.RUNNER: "bold bright_blue", Side.GEGNER: "bold red", Side.NEUTRAL: "bold yellow"}
+TERRAIN_STYLE = {
+    Terrain.FLOOR: "grey50",
+    Terrain.WALL: "white on grey23",
+    Terrain.COVER_HALF: "yellow",
+    Terrain.COVER_THREE_QUARTER: "dark_orange3",
+    Terrain.WATER: "bright_blue on blue",
+    Terrain.CLIMB: "magenta",
+    Terrain.DOOR_CLOSED: "bold red",
+    Terrain.DOOR_OPEN: "red",
+}
+_CHAR = {t: ch for ch, t in DEFAULT_LEGEND.items()}
+_MARKS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _load(name: str, root: Path | None) -> Scenario:
+    try:
+        return read_scenario(name, root=root)
+    except ConfigError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+
+
+@app.command("list")
+def list_cmd(
+    root: Path | None = typer.Option(None, help="A configs/ folder other than the shipped one."),
+) -> None:
+    """List the scenarios with their size and description."""
+    table = Table(title="Szenarien")
+    for col in ("Name", "Karte", "Kämpfer", "Beschreibung"):
+        table.add_column(col)
+    for name in Library(root).names("scenarios"):
+        try:
+            sc = read_scenario(name, root=root)
+        except ConfigError as exc:
+            table.add_row(name, "-", "-", f"[red]ungültig: {exc.issues[0].message}[/red]")
+            continue
+        bm = sc.game.battlemap
+        sides = [sum(1 for f in sc.game.roster if f.side is s) for s in Side]
+        count = " / ".join(str(n) for n in sides if n)
+        table.add_row(name, f"{bm.width}×{bm.height}", count, sc.description)
+    Console().print(table)
+
+
+def map_text(game: Game) -> Text:
+    """The map with terrain colours, elevation as a grey background and fighter marks."""
+    bm = game.battlemap
+    at = {pos: k for k, pos in enumerate(game.positions)}
+    exits = set(bm.exits)
+    top = max(bm.elevation)
+    out = Text()
+    for y in range(bm.height):
+        for x in range(bm.width):
+            i = y * bm.width + x
+            if i in at:
+                k = at[i]
+                out.append(_MARKS[k % len(_MARKS)], style=SIDE_STYLE[game.roster[k].side])
+                continue
+            terrain = bm.terrain[i]
+            style = TERRAIN_STYLE[terrain]
+            if i in exits:
+                out.append("E", style="bold green")
+                continue
+            if top and " on " not in style:
+                style += f" on grey{int(3 + 27 * bm.elevation[i] / top)}"
+            out.append(_CHAR[terrain], style=style)
+        out.append("\n")
+    return out
+
+
+def _skills(spec: FighterSpec) -> str:
+    best = sorted(Skill, key=lambda s: -spec.skill(s))[:3]
+    return ", ".join(f"{s.label} {spec.skill(s)}" for s in best)
+
+
+def _gear(spec: FighterSpec) -> str:
+    gear = [w.name for w in spec.weapons] + [h.name for h in spec.hacks]
+    gear += [c.name for c in spec.cyberware] + [i.name for i in (*spec.items, *spec.backpack)]
+    return ", ".join(gear) or "-"
+
+
+def fighter_table(game: Game) -> Table:
+    """Stat blocks of the roster (X13), numbered like their marks on the map."""
+    table = Table(title="Kämpfer")
+    table.add_column("#", justify="right")
+    table.add_column("Name", no_wrap=True)
+    for col in ("Seite", "LP", "Rü", "Bew", "ASW", "FW", "Ini", "Mumm"):
+        table.add_column(col, justify="left" if col == "Seite" else "right")
+    for k, spec in enumerate(game.roster):
+        asw = spec.ausweichen if spec.ausweichen is not None else spec.skill(Skill.REFLEXE)
+        table.add_row(
+            Text(_MARKS[k % len(_MARKS)], style=SIDE_STYLE[spec.side]),
+            spec.name,
+            spec.side.label,
+            str(spec.lp),
+            str(spec.armour),
+            str(spec.movement),
+            str(asw),
+            str(spec.firewall),
+            str(spec.initiative_grundwert),
+            f"{spec.mumm}/{spec.mumm_max}",
+        )
+    return table
+
+
+def fighter_details(game: Game) -> list[Text]:
+    """One paragraph per fighter: best skills, gear and damage-form traits (D04)."""
+    out = []
+    for k, spec in enumerate(game.roster):
+        line = Text(f"{_MARKS[k % len(_MARKS)]} ", style=SIDE_STYLE[spec.side])
+        line.append(f"{spec.name}: ", style="bold")
+        line.append(f"{_skills(spec)}; {_gear(spec)}")
+        for label, forms in (
+            ("resistent", spec.resistances),
+            ("verwundbar", spec.vulnerabilities),
+            ("immun", spec.immunities),
+        ):
+            if forms:
+                line.append(f"; {label}: {', '.join(sorted(forms))}")
+        out.append(line)
+    return out
+
+
+def _victory_lines(game: Game) -> list[str]:
+    lines = []
+    for v in game.victory:
+        if v.kind is VictoryKind.SURVIVE:
+            lines.append(f"{v.side.label} gewinnt nach {v.rounds} überstandenen Runden")
+        elif v.kind is VictoryKind.REACH_EXIT:
+            lines.append(f"{v.side.label} gewinnt, wenn {v.count} den Ausgang erreichen")
+        elif v.kind is VictoryKind.PROTECT_VIP:
+            lines.append(f"{v.side.label} verliert, wenn {game.roster[v.vip].name} fällt")
+        else:
+            lines.append("Ausschalten: wer als Letzter steht, gewinnt")
+    return lines
+
+
+@app.command("show")
+def show(
+    name: str = typer.Argument(..., help="Scenario name or path to a YAML file."),
+    root: Path | None = typer.Option(None, help="A configs/ folder other than the shipped one."),
+) -> None:
+    """Show a scenario: its stat blocks and its map with the fighters on it."""
+    sc = _load(name, root)
+    game = sc.game
+    console = Console()
+    console.print(f"[bold]{game.name}[/bold]  ({sc.source})")
+    if sc.description:
+        console.print(sc.description)
+    limit = game.round_limit if game.round_limit is not None else "keins"
+    console.print(f"Rundenlimit: {limit}; Sieg: " + "; ".join(_victory_lines(game)))
+    if game.ambushed:
+        console.print("Überrascht (X45): " + ", ".join(s.label for s in sorted(game.ambushed)))
+    console.print(fighter_table(game))
+    for line in fighter_details(game):
+        console.print(line)
+    console.print(map_text(game))
+    console.print(
+        "[grey50].[/] Boden  [white on grey23]#[/] Wand  [yellow]=[/] halbe Deckung  "
+        "[dark_orange3]%[/] Dreiviertel  [bright_blue on blue]~[/] Wasser  [magenta]H[/] "
+        "Kletterkante  [bold red]+[/] Tür zu  [red]/[/] Tür offen  [bold green]E[/] Ausgang"
+    )
+
+
+@app.command("validate")
+def validate(
+    files: list[Path] = typer.Argument(None, help="YAML files; none: the whole library."),
+    kind: str | None = typer.Option(None, help=f"File kind: {', '.join(KINDS)}."),
+    root: Path | None = typer.Option(None, help="A configs/ folder other than the shipped one."),
+) -> None:
+    """Validate content files; print every error; exit 1 if any file is invalid."""
+    if kind is not None and kind not in KINDS:
+        typer.echo(f"unknown kind {kind!r}; allowed: {', '.join(KINDS)}", err=True)
+        raise typer.Exit(2)
+    chosen: Kind | None = next((k for k in KINDS if k == kind), None)
+    paths = list(files) if files else list(library_files(root))
+    failed = 0
+    for path in paths:
+        try:
+            found = validate_file(path, kind=chosen, root=root)
+        except ConfigError as exc:
+            failed += 1
+            for issue in exc.issues:
+                typer.echo(f"error {issue}", err=True)
+            continue
+        typer.echo(f"ok {path} ({found})")
+    if failed:
+        typer.echo(f"{failed} of {len(paths)} files invalid", err=True)
+        raise typer.Exit(1)
+
+
+@app.command("render")
+def render(
+    name: str = typer.Argument(..., help="Scenario name or path to a YAML file."),
+    out: Path = typer.Option(Path("map.png"), "--out", "-o", help="PNG file to write."),
+    cell_px: int = typer.Option(40, min=8, max=200, help="Pixels per 1 m cell."),
+    root: Path | None = typer.Option(None, help="A configs/ folder other than the shipped one."),
+) -> None:
+    """Draw the scenario's map with its fighters as a PNG."""
+    from cwenv.content.render import render_map
+
+    sc = _load(name, root)
+    path = render_map(sc.game, out, cell_px=cell_px)
+    typer.echo(f"wrote {path}")
+
+
+@app.command("schema")
+def schema(
+    out: Path = typer.Option(SCHEMA_DIR, help="Folder for the *.schema.json files."),
+    check: bool = typer.Option(False, help="Only check that the files are up to date."),
+) -> None:
+    """Write (or --check) the JSON Schema of every content file kind."""
+    if check:
+        stale = stale_schemas(out)
+        if stale:
+            typer.echo(f"stale: {', '.join(stale)}; run `cwenv scenarios schema`", err=True)
+            raise typer.Exit(1)
+        typer.echo("schemas up to date")
+        return
+    for path in write_schemas(out):
+        typer.echo(f"wrote {path}")
