@@ -83,7 +83,9 @@ def read_yaml_file(path: str | Path) -> YamlDocument:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError([ConfigIssue(name, None, (), f"cannot read file: {exc.strerror}")]) from None
+        raise ConfigError(
+            [ConfigIssue(name, None, (), f"cannot read file: {exc.strerror}")]
+        ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError([ConfigIssue(name, None, (), f"not UTF-8 text: {exc.reason}")]) from None
     return parse_yaml(text, name)
@@ -143,7 +145,7 @@ class _Builder:
             result: dict[Any, Any] = {}
             for key_node, value_node in node.value:
                 key = self.loader.construct_object(key_node, deep=True)
-                if not isinstance(key, str | int | bool | float) or key is None:
+                if not isinstance(key, str | int) or key is None:
                     raise ConfigError(
                         [
                             ConfigIssue(

@@ -14,8 +14,11 @@ def check_invariants(c: Combat) -> None:
     for f in c.fighters:
         spec = f.spec
         assert f.lp <= spec.lp, f"{f.name}: LP {f.lp} above maximum {spec.lp}"
-        pending_death = (c.decision is not None and c.decision.kind is DecisionKind.DEATH
-                         and c.decision.fighter == f.idx)
+        pending_death = (
+            c.decision is not None
+            and c.decision.kind is DecisionKind.DEATH
+            and c.decision.fighter == f.idx
+        )
         if not f.dead and not pending_death:
             limit = -spec.skill(Skill.UNBEUGSAMKEIT)
             if c.options.death_threshold is DeathThreshold.BELOW:

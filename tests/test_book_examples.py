@@ -14,7 +14,7 @@ from cwenv.model.specs import CyberwareSpec, WeaponSpec
 from cwenv.model.types import Side, WeaponKind
 from cwenv.rules.options import DEFAULT_OPTIONS
 from cwenv.rules.probe import contest, resolve_probe
-from tests.helpers import find, fighter, make_game, scripted
+from tests.helpers import fighter, find, make_game, scripted
 
 W10_PLUS_1 = WeaponSpec("Klinge", WeaponKind.MELEE, bonus=1)
 
@@ -35,14 +35,23 @@ def test_p07_sneaking_past_the_guard() -> None:
 
 def test_a06_johnny_hits_the_guard_for_ten() -> None:
     """A06: QS 2, W10+1, rolls 7 and 5, armour 2 → 7+1−2 + 5+1−2 = 10 damage."""
-    game = make_game([
-        (fighter("Johnny", kampfkunst=14, reflexe=12, weapons=(W10_PLUS_1,)), (1, 1)),
-        (fighter("Wache", Side.GEGNER, ruestung=2, lp=30), (2, 1)),
-    ])
-    dice = [1, 1, 1,  # Johnny: Grundwert 12 → 3W10 → initiative 15
-            1, 1,     # Wache: Grundwert 10 → 2W10 → initiative 12
-            3, 4,     # attack roll 7 → success, QS 2
-            7, 5]     # damage dice
+    game = make_game(
+        [
+            (fighter("Johnny", kampfkunst=14, reflexe=12, weapons=(W10_PLUS_1,)), (1, 1)),
+            (fighter("Wache", Side.GEGNER, ruestung=2, lp=30), (2, 1)),
+        ]
+    )
+    dice = [
+        1,
+        1,
+        1,  # Johnny: Grundwert 12 → 3W10 → initiative 15
+        1,
+        1,  # Wache: Grundwert 10 → 2W10 → initiative 12
+        3,
+        4,  # attack roll 7 → success, QS 2
+        7,
+        5,
+    ]  # damage dice
     c = scripted(game, dice)
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))

@@ -24,6 +24,7 @@ from cwenv.content import (
 )
 from cwenv.content.api import MODELS
 from cwenv.content.equipment import AbilityModel, ItemModel, RangeBandModel
+from cwenv.content.fields import DAMAGE_FORMS
 from cwenv.content.fighters import FighterModel, FighterPatch
 from cwenv.content.scenarios import PLACEMENT_FIELDS, ScenarioFighter
 from cwenv.engine.game import Game, VictoryKind
@@ -182,6 +183,19 @@ def test_overrides_merge_skills_and_replace_lists() -> None:
     assert chief.items == base.items
 
 
+def test_skill_overrides_ignore_case(tmp_path: Path) -> None:
+    text = (
+        "name: T\nmap: lagerhof\nfighters:\n"
+        "  - {archetype: runner-profi, spawn: runner, skills: {fernkampf: 15}}\n"
+        "  - {archetype: konzernwache, spawn: gegner}\n"
+    )
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    runner = load_scenario(path).roster[0]
+    assert runner.skills[Skill.FERNKAMPF] == 15
+    assert runner.skills[Skill.REFLEXE] == load_fighter("runner-profi").skills[Skill.REFLEXE]
+
+
 def test_rule_variant_by_name_and_override() -> None:
     assert load_scenario("duell").options.initiative is InitiativeSystem.STEPS
     passes = load_scenario("duell", rules="passes")
@@ -226,6 +240,8 @@ def test_docs_name_every_field() -> None:
         assert f"`{field}`" in text
     for kind in KINDS:
         assert f"{kind}/" in text
+    for form in DAMAGE_FORMS:
+        assert f"`{form}`" in text, f"docs/scenarios.md does not list the damage form {form}"
 
 
 def test_fighter_patch_mirrors_fighter_model() -> None:

@@ -46,14 +46,26 @@ def attack(c: Combat, target: int = 1, weapon: int = 0) -> None:
         c.apply(find(c, ActionKind.STAY_UP))
 
 
-def duel(dice: list[int], *, weapon: WeaponSpec = KNIFE, kk: int = 14,
-         a: dict[str, Any] | None = None, t: dict[str, Any] | None = None,
-         **opts: Any) -> Combat:
+def duel(
+    dice: list[int],
+    *,
+    weapon: WeaponSpec = KNIFE,
+    kk: int = 14,
+    a: dict[str, Any] | None = None,
+    t: dict[str, Any] | None = None,
+    **opts: Any,
+) -> Combat:
     """Kira (Kampfkunst ``kk``, roster 0) at (1, 1) next to the Wache (80 LP) at (2, 1)."""
-    return scripted(make_game([
-        (fighter("Kira", kampfkunst=kk, weapons=(weapon,), **(a or {})), (1, 1)),
-        (fighter("Wache", Side.GEGNER, **{"lp": 80, **(t or {})}), (2, 1)),
-    ], **opts), dice)
+    return scripted(
+        make_game(
+            [
+                (fighter("Kira", kampfkunst=kk, weapons=(weapon,), **(a or {})), (1, 1)),
+                (fighter("Wache", Side.GEGNER, **{"lp": 80, **(t or {})}), (2, 1)),
+            ],
+            **opts,
+        ),
+        dice,
+    )
 
 
 def undefended(dice: list[int], **kw: Any) -> Combat:
@@ -66,10 +78,13 @@ def undefended(dice: list[int], **kw: Any) -> Combat:
 # -- A01 ------------------------------------------------------------------------------------
 def test_a01_attack_value_is_skill_minus_behinderung_plus_situation() -> None:
     """A01: Angriffswert = Fernkampf 14 − Behinderung 2 − 2 (range band) = 10."""
-    game = make_game([
-        (fighter("Kira", fernkampf=14, behinderung=2, weapons=(PISTOL,)), (0, 2)),
-        (fighter("Wache", Side.GEGNER), (15, 2)),
-    ], rows=["." * 20] * 5)
+    game = make_game(
+        [
+            (fighter("Kira", fernkampf=14, behinderung=2, weapons=(PISTOL,)), (0, 2)),
+            (fighter("Wache", Side.GEGNER), (15, 2)),
+        ],
+        rows=["." * 20] * 5,
+    )
     c = scripted(game, [*INIT, 2, 3, 4])
     attack(c)
     roll = checks(c, 0)[0]
@@ -87,9 +102,16 @@ def test_a01_failed_attack_ends_without_defence() -> None:
 
 
 # -- R01, A02, M05 --------------------------------------------------------------------------
-@pytest.mark.parametrize(("dice", "initiative", "reactions"), [
-    ((1, 1), 12, 3), ((1, 2), 13, 3), ((2, 2), 14, 3), ((3, 3), 16, 4), ((10, 9), 29, 7),
-])
+@pytest.mark.parametrize(
+    ("dice", "initiative", "reactions"),
+    [
+        ((1, 1), 12, 3),
+        ((1, 2), 13, 3),
+        ((2, 2), 14, 3),
+        ((3, 3), 16, 4),
+        ((10, 9), 29, 7),
+    ],
+)
 def test_r01_reactions_are_rolled_initiative_div_4(
     dice: tuple[int, int], initiative: int, reactions: int
 ) -> None:
@@ -124,10 +146,12 @@ def test_a02_no_reactions_means_no_defence_prompt() -> None:
 
 def test_m05_extra_reaction_paid_with_mumm() -> None:
     """M05/A02: without reactions a Runner with Mumm may still defend, paying 1 Mumm."""
-    game = make_game([
-        (fighter("Schläger", Side.GEGNER, kampfkunst=14, weapons=(KNIFE,)), (1, 1)),
-        (fighter("Kira", reflexe=2, ausweichen=12, mumm=1, mumm_max=1, lp=40), (2, 1)),
-    ])
+    game = make_game(
+        [
+            (fighter("Schläger", Side.GEGNER, kampfkunst=14, weapons=(KNIFE,)), (1, 1)),
+            (fighter("Kira", reflexe=2, ausweichen=12, mumm=1, mumm_max=1, lp=40), (2, 1)),
+        ]
+    )
     c = scripted(game, [5, 5, 1, 3, 4, 8, 9, *TAIL])
     attack(c)
     choices = c.legal_actions()
@@ -140,21 +164,28 @@ def test_m05_extra_reaction_paid_with_mumm() -> None:
 
 
 # -- A03 ------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("means", "x21", "expected"), [
-    ("melee", False, [CheckValue.AUSWEICHEN]),
-    ("ranged", False, [CheckValue.AUSWEICHEN]),
-    ("melee", True, [CheckValue.AUSWEICHEN, CheckValue.KAMPFKUNST]),
-    ("ranged", True, [CheckValue.AUSWEICHEN]),
-    ("hack", False, [CheckValue.FIREWALL]),
-])
+@pytest.mark.parametrize(
+    ("means", "x21", "expected"),
+    [
+        ("melee", False, [CheckValue.AUSWEICHEN]),
+        ("ranged", False, [CheckValue.AUSWEICHEN]),
+        ("melee", True, [CheckValue.AUSWEICHEN, CheckValue.KAMPFKUNST]),
+        ("ranged", True, [CheckValue.AUSWEICHEN]),
+        ("hack", False, [CheckValue.FIREWALL]),
+    ],
+)
 def test_a03_defence_value_by_kind_of_attack(
     means: str, x21: bool, expected: list[CheckValue]
 ) -> None:
     """A03/R02/R03, X21: weapons → Ausweichen (melee also Kampfkunst under X21), hacks →
     Firewall."""
     option = MeleeDefence.AUSWEICHEN_OR_KAMPFKUNST if x21 else MeleeDefence.AUSWEICHEN
-    c = duel([*INIT, 3, 4, *TAIL], weapon=PISTOL if means == "ranged" else KNIFE,
-             a={"fernkampf": 14, "hacking": 14, "hacks": (ZAP,)}, melee_defence=option)
+    c = duel(
+        [*INIT, 3, 4, *TAIL],
+        weapon=PISTOL if means == "ranged" else KNIFE,
+        a={"fernkampf": 14, "hacking": 14, "hacks": (ZAP,)},
+        melee_defence=option,
+    )
     if means == "hack":
         c.apply(find(c, ActionKind.HACK, target=1, index=0))
         c.apply(find(c, ActionKind.STAY_UP))
@@ -174,36 +205,53 @@ def test_r02_ausweichen_is_reflexe_unless_given(ausweichen: int | None, value: i
 
 
 # -- A04, A05 -------------------------------------------------------------------------------
-@pytest.mark.parametrize(("atk", "dfc", "x07", "qs"), [
-    ((4, 5), (3, 4), "band", 1),  # 9 − 7 = 2 → QS 1
-    ((5, 7), (1, 3), "band", 2),  # 12 − 4 = 8 → QS 2
-    ((6, 7), (1, 2), "band", 2),  # 13 − 3 = 10 → QS 2
-    ((5, 7), (1, 3), "raw", 8),  # X07: the raw difference
-    ((6, 7), (1, 2), "raw", 10),
-    ((3, 4), (2, 5), "band", None),  # 7 = 7 → the defender
-    ((2, 3), (4, 5), "band", None),  # 9 beats 5
-])
-def test_a04_both_succeed_higher_roll_wins(
-    atk: tuple[int, int], dfc: tuple[int, int], x07: str, qs: int | None
+@pytest.mark.parametrize(
+    ("atk", "dfc", "x07", "qs", "weakened"),
+    [
+        ((4, 5), (3, 4), "band", 1, True),  # 9 − 7 = 2 → QS 1
+        ((5, 7), (1, 3), "band", 2, True),  # 12 − 4 = 8 → QS 2
+        ((6, 7), (1, 2), "band", 2, True),  # 13 − 3 = 10 → QS 2
+        ((5, 7), (1, 3), "raw", 8, True),  # X07: the raw difference
+        ((6, 7), (1, 2), "raw", 10, True),
+        ((3, 4), (2, 5), "band", None, False),  # 7 = 7 → the defender
+        ((2, 3), (4, 5), "band", None, False),  # 9 beats 5
+        ((5, 6), (7, 8), "band", 3, False),  # A05: the defence fails (15 > 14): QS of 11
+    ],
+)
+def test_a04_a05_defended_attacks(
+    atk: tuple[int, int], dfc: tuple[int, int], x07: str, qs: int | None, weakened: bool
 ) -> None:
     """A04, X07: both succeed → higher roll wins, tie to the defender; the attacker's
-    weakened hit has the QS of the difference (band, or raw under X07)."""
-    c = duel([*INIT, *atk, *dfc, *TAIL], t={"ausweichen": 14, "lp": 100},
-             defended_hit_qs=DifferenceQS(x07))
+    weakened hit has the QS of the difference (band, or raw under X07). A05: a failed
+    defence lets the hit through with the QS of the attack roll."""
+    c = duel(
+        [*INIT, *atk, *dfc, *TAIL],
+        t={"ausweichen": 14, "lp": 100},
+        defended_hit_qs=DifferenceQS(x07),
+    )
     attack(c)
     c.apply(find(c, ActionKind.DEFEND, index=ASW))
     if qs is None:
         assert of(c, ev.AttackDefended) and not of(c, ev.Hit) and c.fighters[1].lp == 100
     else:
         hit = of(c, ev.Hit)[-1]
-        assert (hit.qs, hit.weakened) == (qs, True)
+        assert (hit.qs, hit.weakened) == (qs, weakened)
         assert len(of(c, ev.DamageRolled)[-1].rolls) == qs
 
 
-@pytest.mark.parametrize(("atk", "qs"), [
-    ((1, 2), 1), ((2, 3), 1), ((2, 4), 2), ((4, 6), 2), ((5, 6), 3), ((7, 8), 3),
-    ((7, 9), 4), ((8, 10), 4),
-])
+@pytest.mark.parametrize(
+    ("atk", "qs"),
+    [
+        ((1, 2), 1),
+        ((2, 3), 1),
+        ((2, 4), 2),
+        ((4, 6), 2),
+        ((5, 6), 3),
+        ((7, 8), 3),
+        ((7, 9), 4),
+        ((8, 10), 4),
+    ],
+)
 def test_a05_undefended_hit_takes_qs_from_the_attack_roll(atk: tuple[int, int], qs: int) -> None:
     """A05/P05: undefended → QS from the roll: 1–5 → 1, 6–10 → 2, 11–15 → 3, 16–18 → 4."""
     c = undefended([*INIT, *atk, *TAIL], kk=18)
@@ -212,53 +260,58 @@ def test_a05_undefended_hit_takes_qs_from_the_attack_roll(atk: tuple[int, int], 
     assert c.fighters[1].lp == 80 - 6 * qs  # every die 5 + 1
 
 
-def test_a05_failed_defence_is_a_full_hit() -> None:
-    """A05: a failed defence lets the hit through with the attacker's own QS."""
-    c = duel([*INIT, 5, 6, 9, 8, *TAIL])  # 11 → QS 3; defence 17 > 10
-    attack(c)
-    c.apply(find(c, ActionKind.DEFEND, index=ASW))
-    hit = of(c, ev.Hit)[-1]
-    assert (hit.qs, hit.weakened) == (3, False)
-
-
 # -- A06 ------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("mode", "floor", "armour", "total"), [
-    (ArmourMode.NORMAL, True, 5, 0 + 5),  # 1+1−5 → 0, 9+1−5 = 5
-    (ArmourMode.NORMAL, False, 5, -3 + 5),  # X08: no floor per roll
-    (ArmourMode.BRECHEND, True, 2, 0 + 8),  # D01: armour 5 → 2 (rounded down)
-    (ArmourMode.DIREKT, True, 0, 2 + 10),  # D02
-])
+@pytest.mark.parametrize(
+    ("mode", "floor", "armour", "total"),
+    [
+        (ArmourMode.NORMAL, True, 5, 0 + 5),  # 1+1−5 → 0, 9+1−5 = 5
+        (ArmourMode.NORMAL, False, 5, -3 + 5),  # X08: no floor per roll
+        (ArmourMode.BRECHEND, True, 2, 0 + 8),  # D01: armour 5 → 2 (rounded down)
+        (ArmourMode.DIREKT, True, 0, 2 + 10),  # D02
+    ],
+)
 def test_a06_damage_per_qs_with_armour_per_roll(
     mode: ArmourMode, floor: bool, armour: int, total: int
 ) -> None:
     """A06, X08: one damage die + bonus per QS (here QS 2), armour off each roll."""
     blade = WeaponSpec("Klinge", WeaponKind.MELEE, bonus=1, armour_mode=mode)
-    c = undefended([*INIT, 3, 4, 1, 9, *TAIL], weapon=blade, t={"ruestung": 5, "lp": 40},
-                   armour_floor_zero=floor)
+    c = undefended(
+        [*INIT, 3, 4, 1, 9, *TAIL],
+        weapon=blade,
+        t={"ruestung": 5, "lp": 40},
+        armour_floor_zero=floor,
+    )
     dmg = of(c, ev.DamageRolled)[-1]
     assert (dmg.rolls, dmg.armour, dmg.total) == ((1, 9), armour, total)
     assert c.fighters[1].lp == 40 - total
 
 
 # -- A07 ------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("table", "row", "dice", "per_die", "condition", "zehrend"), [
-    ((1, 2), CritRow.ZERSCHMETTERTER_LEIB, 5, 5, None, ()),  # 0: +2 dice, direct
-    ((2, 2), CritRow.VERHEERENDER_TREFFER, 5, 3, None, ()),  # 1
-    ((1, 4), CritRow.VERHEERENDER_TREFFER, 5, 3, None, ()),  # 2
-    ((3, 3), CritRow.TIEFE_WUNDE, 4, 3, None, ("Blutung",)),  # 3
-    ((3, 4), CritRow.TIEFE_WUNDE, 4, 3, None, ("Blutung",)),  # 4
-    ((4, 4), CritRow.KOPFTREFFER, 4, 3, Condition.VERWIRRT, ()),  # 5
-    ((4, 5), CritRow.KOPFTREFFER, 4, 3, Condition.VERWIRRT, ()),  # 6
-    ((5, 5), CritRow.BEINTREFFER, 4, 3, Condition.EINGESCHRAENKT, ()),  # 7
-    ((6, 6), CritRow.BEINTREFFER, 4, 3, Condition.EINGESCHRAENKT, ()),  # 9
-    ((6, 7), CritRow.GEFAEHRLICHER_TREFFER, 4, 3, None, ()),  # 10
-    ((8, 9), CritRow.GEFAEHRLICHER_TREFFER, 4, 3, None, ()),  # 14
-    ((9, 9), CritRow.GEWOEHNLICHER_TREFFER, 3, 3, None, ()),  # 15
-    ((10, 10), CritRow.GEWOEHNLICHER_TREFFER, 3, 3, None, ()),  # 17
-])
+@pytest.mark.parametrize(
+    ("table", "row", "dice", "per_die", "condition", "zehrend"),
+    [
+        ((1, 2), CritRow.ZERSCHMETTERTER_LEIB, 5, 5, None, ()),  # 0: +2 dice, direct
+        ((2, 2), CritRow.VERHEERENDER_TREFFER, 5, 3, None, ()),  # 1
+        ((1, 4), CritRow.VERHEERENDER_TREFFER, 5, 3, None, ()),  # 2
+        ((3, 3), CritRow.TIEFE_WUNDE, 4, 3, None, ("Blutung",)),  # 3
+        ((3, 4), CritRow.TIEFE_WUNDE, 4, 3, None, ("Blutung",)),  # 4
+        ((4, 4), CritRow.KOPFTREFFER, 4, 3, Condition.VERWIRRT, ()),  # 5
+        ((4, 5), CritRow.KOPFTREFFER, 4, 3, Condition.VERWIRRT, ()),  # 6
+        ((5, 5), CritRow.BEINTREFFER, 4, 3, Condition.EINGESCHRAENKT, ()),  # 7
+        ((6, 6), CritRow.BEINTREFFER, 4, 3, Condition.EINGESCHRAENKT, ()),  # 9
+        ((6, 7), CritRow.GEFAEHRLICHER_TREFFER, 4, 3, None, ()),  # 10
+        ((8, 9), CritRow.GEFAEHRLICHER_TREFFER, 4, 3, None, ()),  # 14
+        ((9, 9), CritRow.GEWOEHNLICHER_TREFFER, 3, 3, None, ()),  # 15
+        ((10, 10), CritRow.GEWOEHNLICHER_TREFFER, 3, 3, None, ()),  # 17
+    ],
+)
 def test_a07_volltreffer_table_rows(
-    table: tuple[int, int], row: CritRow, dice: int, per_die: int,
-    condition: Condition | None, zehrend: tuple[str, ...],
+    table: tuple[int, int],
+    row: CritRow,
+    dice: int,
+    per_die: int,
+    condition: Condition | None,
+    zehrend: tuple[str, ...],
 ) -> None:
     """A07: Pasch 3+3 under Probenwert 14 → Volltreffer QS 3; table 2W10 − 3 picks the row.
     Damage dice 4 each: W10+1 − armour 2 = 3, or 5 when the damage is direct."""
@@ -273,39 +326,43 @@ def test_a07_volltreffer_table_rows(
     assert got == ({condition} if condition else set())
 
 
-@pytest.mark.parametrize(("mode", "qs"), [
-    (VolltrefferQS.PROBENWERT_BAND, 3), (VolltrefferQS.ROLL_BAND, 2),
-    (VolltrefferQS.MAX_ORDINARY, 4),
-])
-def test_x06_volltreffer_qs_readings(mode: VolltrefferQS, qs: int) -> None:
-    """P06/A07, X06: Pasch 3+3 against 14 → QS 3 (band of 14), 2 (band of 6) or 4."""
-    c = undefended([*INIT, 3, 3, 10, 10, *TAIL], volltreffer_qs=mode)
-    assert of(c, ev.Hit)[-1].qs == qs and of(c, ev.TableRolled)[-1].minus == qs
-
-
-@pytest.mark.parametrize(("option", "total"), [
-    (CritExtraDie.FULL_ROLL, 4 * 5), (CritExtraDie.BARE_DIE, 3 * 5 + 4),
-])
-def test_x33_extra_die_full_roll_or_bare(option: CritExtraDie, total: int) -> None:
-    """A07, X33: Gefährlicher Treffer's extra die is a full W10+1 roll, or a bare W10."""
-    c = undefended([*INIT, 3, 3, 6, 7, 4, 4, 4, 4, *TAIL], crit_extra_die=option)
-    assert of(c, ev.DamageRolled)[-1].total == total
-
-
-def test_x33_zerschmettert_only_extra_dice_direct() -> None:
-    """A07, X33 zerschmettert_all_direct=False: only the two extra dice ignore armour:
-    3 × (4+1−2) + 2 × (4+1) = 19 (default: all five direct = 25)."""
-    c = undefended([*INIT, 3, 3, 1, 2, *[4] * 5, *TAIL], t={"ruestung": 2},
-                   zerschmettert_all_direct=False)
-    assert c.fighters[1].lp == 80 - 19
-
-
-def test_x09_volltreffer_not_defendable() -> None:
-    """X09 volltreffer_defendable=False: a Volltreffer gets no defence prompt."""
-    c = duel([*INIT, 3, 3, 10, 10, *TAIL], volltreffer_defendable=False)
+@pytest.mark.parametrize(
+    ("opts", "qs", "prompt"),
+    [
+        ({}, 3, True),
+        ({"volltreffer_qs": VolltrefferQS.ROLL_BAND}, 2, True),
+        ({"volltreffer_qs": VolltrefferQS.MAX_ORDINARY}, 4, True),
+        ({"volltreffer_defendable": False}, 3, False),
+    ],
+)
+def test_x06_x09_volltreffer_qs_and_defence(opts: dict[str, Any], qs: int, prompt: bool) -> None:
+    """P06/A07, X06: Pasch 3+3 against 14 → QS 3 (band of 14), 2 (band of 6) or 4; the
+    table subtracts that QS. X09: without volltreffer_defendable there is no defence."""
+    c = duel([*INIT, 3, 3, 10, 10, *TAIL], **opts)
     attack(c)
-    assert c.decision.kind is DecisionKind.TURN and of(c, ev.Hit)[-1].qs == 3
+    assert (c.decision.kind is DecisionKind.DEFEND) is prompt
+    if prompt:
+        c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert of(c, ev.Hit)[-1].qs == qs and of(c, ev.TableRolled)[-1].minus == qs
     assert c.fighters[1].reactions == 3
+
+
+@pytest.mark.parametrize(
+    ("opts", "table", "armour", "total"),
+    [
+        ({"crit_extra_die": CritExtraDie.FULL_ROLL}, (6, 7), 0, 4 * 5),
+        ({"crit_extra_die": CritExtraDie.BARE_DIE}, (6, 7), 0, 3 * 5 + 4),  # extra die bare
+        ({"zerschmettert_all_direct": True}, (1, 2), 2, 5 * 5),  # all five dice direct
+        ({"zerschmettert_all_direct": False}, (1, 2), 2, 3 * 3 + 2 * 5),  # only the extra two
+    ],
+)
+def test_x33_volltreffer_extra_dice_readings(
+    opts: dict[str, Any], table: tuple[int, int], armour: int, total: int
+) -> None:
+    """A07, X33: Gefährlicher Treffer (+1 die) and Zerschmetterter Leib (+2 dice, direct)
+    with QS 3, every die 4 on W10+1: full or bare extra die; all or only extra dice direct."""
+    c = undefended([*INIT, 3, 3, *table, *[4] * 5, *TAIL], t={"ruestung": armour}, **opts)
+    assert of(c, ev.DamageRolled)[-1].total == total
 
 
 @pytest.mark.parametrize("option", [False, True])
@@ -328,27 +385,39 @@ def test_a07_a08_table_boundaries() -> None:
     crit = [volltreffer_effect(r) for r in ROLLS]
     assert [e.row for e in crit[::2]] == list(CritRow) == [e.row for e in crit[1::2]]
     assert [(e.extra_dice, e.direct) for e in crit[::2]] == [
-        (2, True), (2, False), (1, False), (1, False), (1, False), (1, False), (0, False),
+        (2, True),
+        (2, False),
+        (1, False),
+        (1, False),
+        (1, False),
+        (1, False),
+        (0, False),
     ]
     fumble = [patzer_row(r) for r in ROLLS]
     assert fumble[::2] == list(FumbleRow) == fumble[1::2]
 
 
-@pytest.mark.parametrize(("table", "row", "lp_loss", "condition", "jammed"), [
-    ((1, 1), FumbleRow.UEBERDEHNT, 7, None, False),  # 2: 1W10 direct (armour 3 ignored)
-    ((1, 2), FumbleRow.OFFENE_DECKUNG, 0, Condition.VERWIRRT, False),  # 3
-    ((1, 3), FumbleRow.OFFENE_DECKUNG, 0, Condition.VERWIRRT, False),  # 4
-    ((2, 3), FumbleRow.FEHLTRITT, 0, Condition.EINGESCHRAENKT, False),  # 5
-    ((2, 4), FumbleRow.FEHLTRITT, 0, Condition.EINGESCHRAENKT, False),  # 6
-    ((3, 4), FumbleRow.WAFFE_BLOCKIERT, 0, None, True),  # 7
-    ((4, 5), FumbleRow.WAFFE_BLOCKIERT, 0, None, True),  # 9
-    ((5, 5), FumbleRow.ENTMUTIGT, 0, Condition.ENTMUTIGT, False),  # 10
-    ((7, 7), FumbleRow.ENTMUTIGT, 0, Condition.ENTMUTIGT, False),  # 14
-    ((7, 8), FumbleRow.UNSAUBERER_ANGRIFF, 0, None, False),  # 15
-    ((10, 10), FumbleRow.UNSAUBERER_ANGRIFF, 0, None, False),  # 20
-])
+@pytest.mark.parametrize(
+    ("table", "row", "lp_loss", "condition", "jammed"),
+    [
+        ((1, 1), FumbleRow.UEBERDEHNT, 7, None, False),  # 2: 1W10 direct (armour 3 ignored)
+        ((1, 2), FumbleRow.OFFENE_DECKUNG, 0, Condition.VERWIRRT, False),  # 3
+        ((1, 3), FumbleRow.OFFENE_DECKUNG, 0, Condition.VERWIRRT, False),  # 4
+        ((2, 3), FumbleRow.FEHLTRITT, 0, Condition.EINGESCHRAENKT, False),  # 5
+        ((2, 4), FumbleRow.FEHLTRITT, 0, Condition.EINGESCHRAENKT, False),  # 6
+        ((3, 4), FumbleRow.WAFFE_BLOCKIERT, 0, None, True),  # 7
+        ((4, 5), FumbleRow.WAFFE_BLOCKIERT, 0, None, True),  # 9
+        ((5, 5), FumbleRow.ENTMUTIGT, 0, Condition.ENTMUTIGT, False),  # 10
+        ((7, 7), FumbleRow.ENTMUTIGT, 0, Condition.ENTMUTIGT, False),  # 14
+        ((7, 8), FumbleRow.UNSAUBERER_ANGRIFF, 0, None, False),  # 15
+        ((10, 10), FumbleRow.UNSAUBERER_ANGRIFF, 0, None, False),  # 20
+    ],
+)
 def test_a08_patzer_table_rows_hit_the_attacker(
-    table: tuple[int, int], row: FumbleRow, lp_loss: int, condition: Condition | None,
+    table: tuple[int, int],
+    row: FumbleRow,
+    lp_loss: int,
+    condition: Condition | None,
     jammed: bool,
 ) -> None:
     """A08, X09: Pasch 6+6 fails against 10 → Patzer; 2W10 − 0 (no defence was rolled)
@@ -361,8 +430,12 @@ def test_a08_patzer_table_rows_hit_the_attacker(
     assert (rolled.table, rolled.minus, rolled.row) == ("Patzer", 0, row.value)
     a, t = c.fighters
     assert a.lp == 30 - lp_loss and t.lp == 30 and t.reactions == 3
-    kinds = (Condition.VERWIRRT, Condition.EINGESCHRAENKT, Condition.ENTMUTIGT,
-             Condition.ANGESCHLAGEN)
+    kinds = (
+        Condition.VERWIRRT,
+        Condition.EINGESCHRAENKT,
+        Condition.ENTMUTIGT,
+        Condition.ANGESCHLAGEN,
+    )
     assert {k for k in kinds if a.has(k)} == ({condition} if condition else set())
     assert bool(a.jammed & 1) is jammed and a.weapon_usable(0) is not jammed
     bm = c.game.battlemap
@@ -389,11 +462,7 @@ def test_a08_waffe_blockiert_freed_by_action_and_check(weapon: WeaponSpec, skill
 
 # -- H11 Zielen -----------------------------------------------------------------------------
 def shooter(dice: list[int], **opts: Any) -> Combat:
-    game = make_game([
-        (fighter("Kira", fernkampf=14, weapons=(PISTOL,)), (0, 2)),
-        (fighter("Wache", Side.GEGNER, ausweichen=14, lp=80), (5, 2)),
-    ], **opts)
-    return scripted(game, dice)
+    return duel(dice, weapon=PISTOL, a={"fernkampf": 14}, t={"ausweichen": 14}, **opts)
 
 
 def aim_then_wait(c: Combat) -> None:

@@ -12,20 +12,33 @@ from cwenv.engine.damage import gain_condition, gain_zehrend
 from cwenv.engine.state import Combat
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import Condition, Side, WeaponKind
-from tests.helpers import PISTOL, events_of, find, fighter, init_dice, lines, make_game, scripted
+from tests.helpers import PISTOL, events_of, fighter, find, init_dice, lines, make_game, scripted
 
 BLADE = WeaponSpec("Klinge", WeaponKind.MELEE, bonus=1)
 ZAP = HackSpec("Synapsenbrand", range_m=20)
 
 
-def duel(dice: list[int], *, runner: dict[str, Any] | None = None,
-         enemy: dict[str, Any] | None = None, **options: Any) -> Combat:
+def duel(
+    dice: list[int],
+    *,
+    runner: dict[str, Any] | None = None,
+    enemy: dict[str, Any] | None = None,
+    **options: Any,
+) -> Combat:
     """Runner (Reflexe 12, acts first) at (1,1) next to an enemy (Reflexe 10) at (2,1)."""
-    r = {"kampfkunst": 14, "fernkampf": 14, "hacking": 14, "reflexe": 12,
-         "weapons": (BLADE, PISTOL), "hacks": (ZAP,), **(runner or {})}
+    r = {
+        "kampfkunst": 14,
+        "fernkampf": 14,
+        "hacking": 14,
+        "reflexe": 12,
+        "weapons": (BLADE, PISTOL),
+        "hacks": (ZAP,),
+        **(runner or {}),
+    }
     e = {"lp": 40, **(enemy or {})}
-    game = make_game([(fighter("Kira", **r), (1, 1)),
-                      (fighter("Wache", Side.GEGNER, **e), (2, 1))], **options)
+    game = make_game(
+        [(fighter("Kira", **r), (1, 1)), (fighter("Wache", Side.GEGNER, **e), (2, 1))], **options
+    )
     return scripted(game, init_dice(game) + dice + [5] * 60)
 
 
@@ -50,8 +63,9 @@ def last_check(c: Combat) -> ev.CheckRolled:
         (Condition.VERWIRRT, Condition.VERWIRRT, Condition.BENOMMEN),  # Z07
     ],
 )
-def test_z_again_gives_the_substitute(first: Condition, second: Condition,
-                                      result: Condition) -> None:
+def test_z_again_gives_the_substitute(
+    first: Condition, second: Condition, result: Condition
+) -> None:
     """Z01–Z07: suffering a held condition gives the named one instead; the first stays."""
     c = duel([])
     f = c.fighters[1]
@@ -151,8 +165,12 @@ def test_z03_eingeschraenkt_halves_movement_and_reactions() -> None:
 def test_z02_benommen_must_roll_mumm_probe_and_gets_no_reactions() -> None:
     """Z02, R01: benommen at the start of a round → no reactions; on its turn the only
     choice is the Mumm-Probe (X02: Unbeugsamkeit); success ends it."""
-    game = make_game([(fighter("Kira", reflexe=12, weapons=(BLADE,)), (1, 1)),
-                      (fighter("Wache", Side.GEGNER), (8, 1))])
+    game = make_game(
+        [
+            (fighter("Kira", reflexe=12, weapons=(BLADE,)), (1, 1)),
+            (fighter("Wache", Side.GEGNER), (8, 1)),
+        ]
+    )
     c = scripted(game, init_dice(game) + [5] * 30)
     gain_condition(c, c.fighters[1], Condition.BENOMMEN)
     c.refresh_legal()
@@ -172,8 +190,9 @@ def test_z02_benommen_must_roll_mumm_probe_and_gets_no_reactions() -> None:
 
 
 def test_r01_benommen_at_round_start_gets_no_reactions() -> None:
-    game = make_game([(fighter("Kira", reflexe=12), (1, 1)),
-                      (fighter("Wache", Side.GEGNER), (8, 1))])
+    game = make_game(
+        [(fighter("Kira", reflexe=12), (1, 1)), (fighter("Wache", Side.GEGNER), (8, 1))]
+    )
     c = scripted(game, [1] * 5 + [9, 9, 9, 9] + [5] * 40)  # both Mumm-Probes fail
     gain_condition(c, c.fighters[1], Condition.BENOMMEN)
     c.refresh_legal()
@@ -205,15 +224,16 @@ def test_h12_shake_off_with_action_and_check(cond: Condition, skill: str) -> Non
 def test_z08_zehrend_end_of_round_damage_then_check() -> None:
     """Z08, X20, X31: 1W10 at the end of the round (armour applies), then the free check
     (Blutung → Technik); success ends it."""
-    game = make_game([(fighter("Kira", reflexe=12, ruestung=2), (1, 1)),
-                      (fighter("Wache", Side.GEGNER), (8, 1))])
+    game = make_game(
+        [(fighter("Kira", reflexe=12, ruestung=2), (1, 1)), (fighter("Wache", Side.GEGNER), (8, 1))]
+    )
     c = scripted(game, init_dice(game) + [7, 3, 4] + [5] * 40)
     assert gain_zehrend(c, c.fighters[0], "Blutung") is None
     while c.round == 1:
         c.apply(find(c, ActionKind.END_TURN))
     f = c.fighters[0]
     assert f.lp == 30 - (7 - 2), lines(c)
-    check = [e for e in events_of(c, ev.CheckRolled) if "Zehrend" in e.purpose][0]
+    check = next(e for e in events_of(c, ev.CheckRolled) if "Zehrend" in e.purpose)
     assert check.parts[0][0] == "Technik" and check.success
     assert f.zehrend == ()
 

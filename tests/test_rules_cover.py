@@ -26,8 +26,15 @@ INIT3 = [*INIT, 1, 1]
 TAIL = [5] * 40
 ASW = int(CheckValue.AUSWEICHEN)
 SPEAR = WeaponSpec("Speer", WeaponKind.MELEE, bonus=2, reach=2)
-GRENADE = WeaponSpec("Granate", WeaponKind.RANGED, bonus=1, ranges=(RangeBand(12, 0),),
-                     magazine=2, nachladen=1, area_radius=1)
+GRENADE = WeaponSpec(
+    "Granate",
+    WeaponKind.RANGED,
+    bonus=1,
+    ranges=(RangeBand(12, 0),),
+    magazine=2,
+    nachladen=1,
+    area_radius=1,
+)
 ZAP = HackSpec("Synapsenbrand", range_m=20)
 STORM = HackSpec("Datensturm", range_m=20, area_radius=1)
 
@@ -42,24 +49,39 @@ def parts(c: Combat, who: int = 0) -> dict[str, int]:
 
 def rows(ch: str = ".", x: int = 4, y: int = 2) -> list[str]:
     out = ["." * 10] * 5
-    out[y] = out[y][:x] + ch + out[y][x + 1:]
+    out[y] = out[y][:x] + ch + out[y][x + 1 :]
     return out
 
 
-def fight(dice: list[int], *, cover: str = ".", cover_at: int = 4,
-          extra: tuple[tuple[FighterSpec, tuple[int, int]], ...] = (),
-          kira: dict[str, Any] | None = None, t: dict[str, Any] | None = None,
-          at: tuple[int, int] = (0, 2), **opts: Any) -> Combat:
+def fight(
+    dice: list[int],
+    *,
+    cover: str = ".",
+    cover_at: int = 4,
+    extra: tuple[tuple[FighterSpec, tuple[int, int]], ...] = (),
+    kira: dict[str, Any] | None = None,
+    t: dict[str, Any] | None = None,
+    at: tuple[int, int] = (0, 2),
+    **opts: Any,
+) -> Combat:
     spec = {"fernkampf": 14, "hacking": 14, "weapons": (PISTOL,), **(kira or {})}
-    return scripted(make_game([
-        (fighter("Kira", **spec), at),
-        (fighter("Wache", Side.GEGNER, **{"lp": 80, **(t or {})}), (5, 2)),
-        *extra,
-    ], rows=rows(cover, cover_at), **opts), dice)
+    return scripted(
+        make_game(
+            [
+                (fighter("Kira", **spec), at),
+                (fighter("Wache", Side.GEGNER, **{"lp": 80, **(t or {})}), (5, 2)),
+                *extra,
+            ],
+            rows=rows(cover, cover_at),
+            **opts,
+        ),
+        dice,
+    )
 
 
-def shoot(c: Combat, *, prone: bool = False, kind: ActionKind = ActionKind.ATTACK,
-          index: int = 0) -> None:
+def shoot(
+    c: Combat, *, prone: bool = False, kind: ActionKind = ActionKind.ATTACK, index: int = 0
+) -> None:
     c.apply(find(c, kind, target=1, index=index))
     if c.decision.kind is DecisionKind.NIEDERWERFEN:
         c.apply(find(c, ActionKind.DROP_PRONE if prone else ActionKind.STAY_UP))
@@ -71,9 +93,13 @@ def can_attack(c: Combat, target: int = 1) -> bool:
 
 
 # -- C01, C02, C03 --------------------------------------------------------------------------
-@pytest.mark.parametrize(("cover", "label", "penalty"), [
-    ("=", "halbe Deckung", -2), ("%", "Dreiviertel-Deckung", -4),
-])
+@pytest.mark.parametrize(
+    ("cover", "label", "penalty"),
+    [
+        ("=", "halbe Deckung", -2),
+        ("%", "Dreiviertel-Deckung", -4),
+    ],
+)
 @pytest.mark.parametrize("means", [ActionKind.ATTACK, ActionKind.HACK])
 def test_c01_c03_cover_penalty(cover: str, label: str, penalty: int, means: ActionKind) -> None:
     """C01/C03: half cover −2, three-quarter −4 on shots and on targeted hacks."""
@@ -89,11 +115,14 @@ def test_c01_full_cover_allows_no_direct_attack() -> None:
     assert not can_attack(c)
 
 
-@pytest.mark.parametrize(("at", "cover_at", "penalty"), [
-    ((0, 2), 4, -2),  # cover between shooter and target
-    ((9, 2), 4, 0),  # same cover, shot from the other side
-    ((0, 2), 6, 0),  # cover behind the target
-])
+@pytest.mark.parametrize(
+    ("at", "cover_at", "penalty"),
+    [
+        ((0, 2), 4, -2),  # cover between shooter and target
+        ((9, 2), 4, 0),  # same cover, shot from the other side
+        ((0, 2), 6, 0),  # cover behind the target
+    ],
+)
 def test_c02_cover_only_from_its_direction(
     at: tuple[int, int], cover_at: int, penalty: int
 ) -> None:
@@ -106,39 +135,50 @@ def test_c02_cover_only_from_its_direction(
 @pytest.mark.parametrize(("weapon", "penalty"), [(PISTOL, -2), (KNIFE, 0)])
 def test_c02_cover_hampers_ranged_not_melee(weapon: WeaponSpec, penalty: int) -> None:
     """C02: the same crate at the corner covers against a shot, not against a stab."""
-    c = fight([*INIT, 3, 4, *TAIL], cover="=", at=(4, 1),
-              kira={"kampfkunst": 14, "weapons": (weapon,)})
+    c = fight(
+        [*INIT, 3, 4, *TAIL], cover="=", at=(4, 1), kira={"kampfkunst": 14, "weapons": (weapon,)}
+    )
     shoot(c)
     assert parts(c).get("halbe Deckung", 0) == penalty
 
 
-@pytest.mark.parametrize(("means", "area_cover", "penalty"), [
-    ("hack", AreaCover.AREA_HACKS_ONLY, 0),
-    ("hack", AreaCover.ALL_AREA_ATTACKS, 0),
-    ("grenade", AreaCover.ALL_AREA_ATTACKS, 0),
-    ("grenade", AreaCover.AREA_HACKS_ONLY, -2),
-])
+@pytest.mark.parametrize(
+    ("means", "area_cover", "penalty"),
+    [
+        ("hack", AreaCover.AREA_HACKS_ONLY, 0),
+        ("hack", AreaCover.ALL_AREA_ATTACKS, 0),
+        ("grenade", AreaCover.ALL_AREA_ATTACKS, 0),
+        ("grenade", AreaCover.AREA_HACKS_ONLY, -2),
+    ],
+)
 def test_c03_area_attacks_ignore_partial_cover(
     means: str, area_cover: AreaCover, penalty: int
 ) -> None:
     """C03, X26: area hacks ignore half cover; grenades too unless X26 limits it to hacks."""
-    c = fight([*INIT, 3, 4, *TAIL], cover="=", kira={"hacks": (STORM,), "weapons": (GRENADE,)},
-              area_cover=area_cover)
+    c = fight(
+        [*INIT, 3, 4, *TAIL],
+        cover="=",
+        kira={"hacks": (STORM,), "weapons": (GRENADE,)},
+        area_cover=area_cover,
+    )
     shoot(c, kind=ActionKind.HACK if means == "hack" else ActionKind.ATTACK)
     assert parts(c).get("halbe Deckung", 0) == penalty
 
 
 # -- C04 ------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("side", "size", "neutral", "label", "penalty"), [
-    (Side.RUNNER, Size.MITTEL, CoverLevel.HALF, "halbe Deckung (lebend)", -2),  # comrade
-    (Side.GEGNER, Size.MITTEL, CoverLevel.HALF, "Dreiviertel-Deckung (lebend)", -4),  # enemy
-    (Side.RUNNER, Size.KLEIN, CoverLevel.HALF, None, 0),  # smaller than the target
-    (Side.GEGNER, Size.KLEIN, CoverLevel.HALF, None, 0),
-    (Side.RUNNER, Size.GROSS, CoverLevel.HALF, "Dreiviertel-Deckung (lebend)", -4),  # larger
-    (Side.GEGNER, Size.GROSS, CoverLevel.HALF, "volle", None),  # larger enemy: full
-    (Side.NEUTRAL, Size.MITTEL, CoverLevel.HALF, "halbe Deckung (lebend)", -2),  # X25
-    (Side.NEUTRAL, Size.MITTEL, CoverLevel.THREE_QUARTER, "Dreiviertel-Deckung (lebend)", -4),
-])
+@pytest.mark.parametrize(
+    ("side", "size", "neutral", "label", "penalty"),
+    [
+        (Side.RUNNER, Size.MITTEL, CoverLevel.HALF, "halbe Deckung (lebend)", -2),  # comrade
+        (Side.GEGNER, Size.MITTEL, CoverLevel.HALF, "Dreiviertel-Deckung (lebend)", -4),  # enemy
+        (Side.RUNNER, Size.KLEIN, CoverLevel.HALF, None, 0),  # smaller than the target
+        (Side.GEGNER, Size.KLEIN, CoverLevel.HALF, None, 0),
+        (Side.RUNNER, Size.GROSS, CoverLevel.HALF, "Dreiviertel-Deckung (lebend)", -4),  # larger
+        (Side.GEGNER, Size.GROSS, CoverLevel.HALF, "volle", None),  # larger enemy: full
+        (Side.NEUTRAL, Size.MITTEL, CoverLevel.HALF, "halbe Deckung (lebend)", -2),  # X25
+        (Side.NEUTRAL, Size.MITTEL, CoverLevel.THREE_QUARTER, "Dreiviertel-Deckung (lebend)", -4),
+    ],
+)
 def test_c04_living_cover(
     side: Side, size: Size, neutral: CoverLevel, label: str | None, penalty: int | None
 ) -> None:
@@ -153,18 +193,22 @@ def test_c04_living_cover(
     assert parts(c) == ({"Fernkampf": 14, label: penalty} if label else {"Fernkampf": 14})
 
 
-@pytest.mark.parametrize(("stacking", "label", "penalty"), [
-    (LivingCoverStacking.BETTER, "halbe Deckung", -2),
-    (LivingCoverStacking.STRONGER_BY_ONE, "Dreiviertel-Deckung (lebend)", -4),
-])
+@pytest.mark.parametrize(
+    ("stacking", "label", "penalty"),
+    [
+        (LivingCoverStacking.BETTER, "halbe Deckung", -2),
+        (LivingCoverStacking.STRONGER_BY_ONE, "Dreiviertel-Deckung (lebend)", -4),
+    ],
+)
 def test_x25_living_and_terrain_cover_stacking(
     stacking: LivingCoverStacking, label: str, penalty: int
 ) -> None:
     """C04, X25: a crate (half) plus a comrade in the line (half): the better one, or one
     category stronger under stronger_by_one."""
     comrade = fighter("Kamerad")
-    c = fight([*INIT3, 3, 4, *TAIL], cover="=", extra=((comrade, (2, 2)),),
-              living_cover_stacking=stacking)
+    c = fight(
+        [*INIT3, 3, 4, *TAIL], cover="=", extra=((comrade, (2, 2)),), living_cover_stacking=stacking
+    )
     shoot(c)
     assert parts(c) == {"Fernkampf": 14, label: penalty}
 
@@ -173,21 +217,29 @@ def test_x25_living_and_terrain_cover_stacking(
 def test_x25_living_cover_in_melee(option: bool, penalty: int) -> None:
     """C02, X25: a comrade between a spear (reach 2) and its target covers only under X25."""
     comrade = fighter("Kamerad")
-    c = fight([*INIT3, 3, 4, *TAIL], at=(3, 2), extra=((comrade, (4, 2)),),
-              kira={"kampfkunst": 14, "weapons": (SPEAR,)}, living_cover_melee=option)
+    c = fight(
+        [*INIT3, 3, 4, *TAIL],
+        at=(3, 2),
+        extra=((comrade, (4, 2)),),
+        kira={"kampfkunst": 14, "weapons": (SPEAR,)},
+        living_cover_melee=option,
+    )
     shoot(c)
     assert parts(c).get("halbe Deckung (lebend)", 0) == penalty
 
 
 # -- C05 ------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("side", "roll", "d10", "hit_qs"), [
-    (Side.RUNNER, (6, 7), 3, 3),  # 13 > 12 but ≤ 14; W10 3 → the comrade, QS 3
-    (Side.RUNNER, (6, 7), 5, 3),  # 5 still hits the cover
-    (Side.RUNNER, (6, 7), 6, None),  # 6: a plain miss
-    (Side.RUNNER, (6, 8), 1, 3),  # 14 = Fernkampf: would have hit exactly
-    (Side.RUNNER, (1, 10), 2, 3),  # 11 ≤ 12 hits the target itself: no C05
-    (Side.GEGNER, (5, 7), 2, 3),  # enemy cover −4: 12 > 10 but ≤ 14
-])
+@pytest.mark.parametrize(
+    ("side", "roll", "d10", "hit_qs"),
+    [
+        (Side.RUNNER, (6, 7), 3, 3),  # 13 > 12 but ≤ 14; W10 3 → the comrade, QS 3
+        (Side.RUNNER, (6, 7), 5, 3),  # 5 still hits the cover
+        (Side.RUNNER, (6, 7), 6, None),  # 6: a plain miss
+        (Side.RUNNER, (6, 8), 1, 3),  # 14 = Fernkampf: would have hit exactly
+        (Side.RUNNER, (1, 10), 2, 3),  # 11 ≤ 12 hits the target itself: no C05
+        (Side.GEGNER, (5, 7), 2, 3),  # enemy cover −4: 12 > 10 but ≤ 14
+    ],
+)
 def test_c05_miss_through_living_cover(
     side: Side, roll: tuple[int, int], d10: int, hit_qs: int | None
 ) -> None:
@@ -228,8 +280,12 @@ def test_c05_no_roll_outside_its_case(case: str) -> None:
     roll = {"beyond": [7, 8], "terrain": [6, 7], "defended": [3, 4]}[case]
     terrain = case == "terrain"
     extra = () if terrain else ((fighter("Kamerad", lp=80), (3, 2)),)
-    c = fight([*(INIT if terrain else INIT3), *roll, 4, 5, *TAIL], cover="=" if terrain else ".",
-              extra=extra, t={"ausweichen": 14})
+    c = fight(
+        [*(INIT if terrain else INIT3), *roll, 4, 5, *TAIL],
+        cover="=" if terrain else ".",
+        extra=extra,
+        t={"ausweichen": 14},
+    )
     shoot(c)
     if case == "defended":
         c.apply(find(c, ActionKind.DEFEND, index=ASW))
@@ -255,11 +311,14 @@ def test_r06_prompt_before_the_roll_and_prone_without_cover() -> None:
     assert parts(c, 1) == {"Ausweichen": 10, "niedergeworfen": -2}
 
 
-@pytest.mark.parametrize(("cover", "to_full", "expected"), [
-    ("=", False, {"Fernkampf": 14, "Dreiviertel-Deckung": -4}),  # half → three-quarter
-    ("%", False, {"Fernkampf": 14, "Dreiviertel-Deckung": -4}),  # stays (X23)
-    ("%", True, None),  # X23 prone_three_quarter_to_full: the shot is lost
-])
+@pytest.mark.parametrize(
+    ("cover", "to_full", "expected"),
+    [
+        ("=", False, {"Fernkampf": 14, "Dreiviertel-Deckung": -4}),  # half → three-quarter
+        ("%", False, {"Fernkampf": 14, "Dreiviertel-Deckung": -4}),  # stays (X23)
+        ("%", True, None),  # X23 prone_three_quarter_to_full: the shot is lost
+    ],
+)
 def test_r06_prone_behind_cover(cover: str, to_full: bool, expected: dict[str, int] | None) -> None:
     """R06, X23: prone in half cover counts as three-quarter (no extra −2)."""
     c = fight([*INIT, 3, 4, *TAIL], cover=cover, prone_three_quarter_to_full=to_full)
@@ -270,9 +329,23 @@ def test_r06_prone_behind_cover(cover: str, to_full: bool, expected: dict[str, i
         assert parts(c) == expected
 
 
-@pytest.mark.parametrize(("until", "penalty"), [
-    (ProneBonusUntil.OWN_NEXT_TURN, 0), (ProneBonusUntil.NEXT_ROUND, -2),
-])
+def test_r06_prone_behind_living_half_cover_counts_as_three_quarter() -> None:
+    """R06/C04: Kira's comrade in the line gives the Wache half cover ('Kameraden des
+    Angreifers gewähren dem Ziel halbe Deckung'); prone 'in Kombination mit halber Deckung
+    zählt sie als dreiviertel gedeckt': the shot is at 14 − 4 = 10, not 12."""
+    c = fight([*INIT3, 3, 4, *TAIL], extra=((fighter("Kamerad"), (3, 2)),))
+    shoot(c, prone=True)
+    roll = of(c, ev.CheckRolled)[-1]
+    assert roll.probenwert == 10 and "niedergeworfen" not in dict(roll.parts)
+
+
+@pytest.mark.parametrize(
+    ("until", "penalty"),
+    [
+        (ProneBonusUntil.OWN_NEXT_TURN, 0),
+        (ProneBonusUntil.NEXT_ROUND, -2),
+    ],
+)
 def test_r06_penalty_lasts_until_her_next_turn(until: ProneBonusUntil, penalty: int) -> None:
     """R06, X23: the −2 lasts 'bis zum Beginn ihrer nächsten Runde' (her own turn by default)."""
     c = fight([*INIT, 9, 8, 9, 8, *TAIL], niederwerfen_penalty_until=until)
@@ -288,8 +361,9 @@ def test_r06_penalty_lasts_until_her_next_turn(until: ProneBonusUntil, penalty: 
 def test_r06_x23_penalty_against_melee(option: bool, penalty: int) -> None:
     """R06, X23: melee attacks draw no prompt; the −2 applies to them only under X23."""
     thug = fighter("Klinge", kampfkunst=14, weapons=(KNIFE,))
-    c = fight([*INIT, 3, 3, 9, 8, 3, 4, *TAIL], extra=((thug, (6, 2)),),
-              niederwerfen_vs_melee=option)
+    c = fight(
+        [*INIT, 3, 3, 9, 8, 3, 4, *TAIL], extra=((thug, (6, 2)),), niederwerfen_vs_melee=option
+    )
     shoot(c, prone=True)
     c.apply(find(c, ActionKind.END_TURN))  # Kira 20; Klinge acts at 16
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))

@@ -17,7 +17,7 @@ from cwenv.engine.state import Combat
 from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import ArmourMode, Condition, Side, WeaponKind
 from cwenv.rules.options import DeathThreshold, NscAtZero, Rounding
-from tests.helpers import events_of, find, fighter, init_dice, lines, make_game, scripted
+from tests.helpers import events_of, fighter, find, init_dice, lines, make_game, scripted
 
 BLADE = WeaponSpec("Klinge", WeaponKind.MELEE, bonus=1)
 
@@ -35,9 +35,11 @@ def strike(
     """The attacker hits the undefended target once; returns the combat afterwards."""
     a = {"kampfkunst": 16, "reflexe": 12, "weapons": (weapon,), **(attacker or {})}
     t = {"lp": 30, **(target or {})}
-    game = make_game([(fighter("Angreifer", **a), (1, 1)),
-                      (fighter("Ziel", Side.GEGNER, **t), (2, 1))], **options)
-    c = scripted(game, init_dice(game) + [*attack, *damage, *(tail or [])])
+    game = make_game(
+        [(fighter("Angreifer", **a), (1, 1)), (fighter("Ziel", Side.GEGNER, **t), (2, 1))],
+        **options,
+    )
+    c = scripted(game, [*init_dice(game), *attack, *damage, *(tail or [])])
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     if c.decision is not None and c.decision.kind is DecisionKind.DEFEND:
         c.apply(find(c, ActionKind.NO_DEFENCE))
@@ -57,12 +59,18 @@ def last_damage(c: Combat) -> ev.DamageRolled:
         (ArmourMode.DIREKT, 5, Rounding.DOWN, 0),  # D02
     ],
 )
-def test_d01_d02_armour_per_roll(mode: ArmourMode, armour: int, rounding: Rounding,
-                                 per_roll: int) -> None:
+def test_d01_d02_armour_per_roll(
+    mode: ArmourMode, armour: int, rounding: Rounding, per_roll: int
+) -> None:
     """A06/D01/D02: armour is subtracted from each damage roll, halved or ignored by type."""
     weapon = replace(BLADE, armour_mode=mode)
-    c = strike((3, 4), [7, 5], weapon=weapon, target={"ruestung": armour},
-               brechend_armour_rounding=rounding)
+    c = strike(
+        (3, 4),
+        [7, 5],
+        weapon=weapon,
+        target={"ruestung": armour},
+        brechend_armour_rounding=rounding,
+    )
     d = last_damage(c)
     assert d.armour == per_roll
     assert d.total == (7 + 1 - per_roll) + (5 + 1 - per_roll)
@@ -153,11 +161,13 @@ def test_d05_x34_non_lethal_stops_at_zero_unconscious() -> None:
 )
 def test_d08_dying_check_at_round_end(dice: tuple[int, ...], expect: str) -> None:
     """D08: at the end of every round a sterbend fighter rolls Unbeugsamkeit (10)."""
-    game = make_game([
-        (fighter("Angreifer", kampfkunst=16, reflexe=12, weapons=(BLADE,)), (1, 1)),
-        (fighter("Ziel", Side.GEGNER, lp=22), (2, 1)),
-        (fighter("Zweiter", Side.GEGNER, lp=30), (8, 4)),  # keeps the fight going
-    ])
+    game = make_game(
+        [
+            (fighter("Angreifer", kampfkunst=16, reflexe=12, weapons=(BLADE,)), (1, 1)),
+            (fighter("Ziel", Side.GEGNER, lp=22), (2, 1)),
+            (fighter("Zweiter", Side.GEGNER, lp=30), (8, 4)),  # keeps the fight going
+        ]
+    )
     # attack 5+6 = 11 → QS 3; damage 10 + 10 + 7 = 27 → 22 − 27 = −5
     c = scripted(game, init_dice(game) + [5, 6, 9, 9, 6, *dice] + [1] * 12)
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
@@ -178,11 +188,13 @@ def test_d08_dying_check_at_round_end(dice: tuple[int, ...], expect: str) -> Non
 
 def test_d08_dying_loss_can_kill() -> None:
     """D08 + D07: losing 1W10 while dying kills once LP reach −Unbeugsamkeit."""
-    game = make_game([
-        (fighter("Angreifer", kampfkunst=16, reflexe=12, weapons=(BLADE,)), (1, 1)),
-        (fighter("Ziel", Side.GEGNER, lp=22), (2, 1)),
-        (fighter("Zweiter", Side.GEGNER, lp=30), (8, 4)),
-    ])
+    game = make_game(
+        [
+            (fighter("Angreifer", kampfkunst=16, reflexe=12, weapons=(BLADE,)), (1, 1)),
+            (fighter("Ziel", Side.GEGNER, lp=22), (2, 1)),
+            (fighter("Zweiter", Side.GEGNER, lp=30), (8, 4)),
+        ]
+    )
     c = scripted(game, init_dice(game) + [5, 6, 9, 9, 6, 6, 5, 7] + [1] * 12)
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))
@@ -193,13 +205,23 @@ def test_d08_dying_loss_can_kill() -> None:
 
 def test_z06_x29_damage_while_dying_adds_1w10_direct() -> None:
     """Z06, X29: sterbend again → 1W10 direct damage on top of the hit."""
-    game = make_game([
-        (fighter("Angreifer", kampfkunst=16, reflexe=12, weapons=(BLADE,)), (1, 1)),
-        (fighter("Ziel", Side.GEGNER, lp=20), (2, 1)),
-        (fighter("Zweiter", Side.GEGNER, lp=30), (8, 4)),
-    ])
-    dice = init_dice(game) + [3, 4, 9, 9,  # first hit, QS 2: 10 + 10 → 0 LP
-                              2, 3, 1, 3]  # second hit QS 1: 1 + 1 = 2, then Z06's W10 = 3
+    game = make_game(
+        [
+            (fighter("Angreifer", kampfkunst=16, reflexe=12, weapons=(BLADE,)), (1, 1)),
+            (fighter("Ziel", Side.GEGNER, lp=20), (2, 1)),
+            (fighter("Zweiter", Side.GEGNER, lp=30), (8, 4)),
+        ]
+    )
+    dice = init_dice(game) + [
+        3,
+        4,
+        9,
+        9,  # first hit, QS 2: 10 + 10 → 0 LP
+        2,
+        3,
+        1,
+        3,
+    ]  # second hit QS 1: 1 + 1 = 2, then Z06's W10 = 3
     c = scripted(game, dice + [1] * 20)
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))

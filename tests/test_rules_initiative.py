@@ -27,7 +27,7 @@ def play_round(c: Combat) -> list[tuple[str, int]]:
         if d.kind is DecisionKind.ORDER:
             c.apply(c.legal_actions()[0])
             continue
-        c.apply([a for a in c.legal_actions() if a.kind is ActionKind.END_TURN][0])
+        c.apply(next(a for a in c.legal_actions() if a.kind is ActionKind.END_TURN))
     names = c.game.names
     turns = []
     for e in c.events:
@@ -40,20 +40,27 @@ def play_round(c: Combat) -> list[tuple[str, int]]:
 
 def test_i03_steps_every_ten_down_to_one() -> None:
     """I03: Initiative 26 acts at 26, 16, 6; Initiative 12 at 12 and 2."""
-    game = make_game([(fighter("Kira", reflexe=13), (0, 0)),  # 3 dice
-                      (fighter("Wache", Side.GEGNER), (9, 4))])  # 2 dice
+    game = make_game(
+        [
+            (fighter("Kira", reflexe=13), (0, 0)),  # 3 dice
+            (fighter("Wache", Side.GEGNER), (9, 4)),
+        ]
+    )  # 2 dice
     c = scripted(game, [4, 4, 5, 1, 1] + [5] * 20)  # Kira 13 + 13 = 26, Wache 10 + 2 = 12
-    assert play_round(c) == [("Kira", 26), ("Kira", 16), ("Wache", 12), ("Kira", 6),
-                             ("Wache", 2)]
+    assert play_round(c) == [("Kira", 26), ("Kira", 16), ("Wache", 12), ("Kira", 6), ("Wache", 2)]
 
 
 def test_i04_ties_grundwert_then_runner_before_gegner() -> None:
     """I04: in the same step the higher Grundwert acts first; at equal Grundwert Runner
     before Gegner before Neutral."""
-    game = make_game([(fighter("Passant", Side.NEUTRAL, reflexe=10), (0, 4)),
-                      (fighter("Wache", Side.GEGNER, reflexe=10), (9, 4)),
-                      (fighter("Kira", reflexe=10), (0, 0)),
-                      (fighter("Boss", Side.GEGNER, reflexe=11), (9, 0))])
+    game = make_game(
+        [
+            (fighter("Passant", Side.NEUTRAL, reflexe=10), (0, 4)),
+            (fighter("Wache", Side.GEGNER, reflexe=10), (9, 4)),
+            (fighter("Kira", reflexe=10), (0, 0)),
+            (fighter("Boss", Side.GEGNER, reflexe=11), (9, 0)),
+        ]
+    )
     # Everybody reaches initiative 20: 10 + 5+5, and the Boss 11 + 5+4 (3 dice: 5+3+1).
     c = scripted(game, [5, 5, 5, 5, 5, 5, 5, 3, 1] + [5] * 20)
     order = [name for name, step in play_round(c) if step == 20]
@@ -62,43 +69,61 @@ def test_i04_ties_grundwert_then_runner_before_gegner() -> None:
 
 def test_i04_x16_side_chooses_among_tied_fighters() -> None:
     """X16 (default): fighters of one side tied in step and Grundwert: the side chooses."""
-    game = make_game([(fighter("Jax"), (0, 0)), (fighter("Kira"), (0, 2)),
-                      (fighter("Wache", Side.GEGNER, reflexe=8), (9, 4))])
+    game = make_game(
+        [
+            (fighter("Jax"), (0, 0)),
+            (fighter("Kira"), (0, 2)),
+            (fighter("Wache", Side.GEGNER, reflexe=8), (9, 4)),
+        ]
+    )
     c = scripted(game, [5, 5, 5, 5, 5, 5] + [5] * 20)
     assert c.decision is not None and c.decision.kind is DecisionKind.ORDER
     choices = {a.target for a in c.legal_actions()}
     assert choices == {0, 1}
-    c.apply([a for a in c.legal_actions() if a.target == 1][0])
+    c.apply(next(a for a in c.legal_actions() if a.target == 1))
     assert events_of(c, ev.TurnStarted)[0].fighter == 1
 
 
 def test_x16_roster_order_alternative() -> None:
-    game = make_game([(fighter("Jax"), (0, 0)), (fighter("Kira"), (0, 2)),
-                      (fighter("Wache", Side.GEGNER, reflexe=8), (9, 4))],
-                     tie_order=TieOrder.ROSTER)
+    game = make_game(
+        [
+            (fighter("Jax"), (0, 0)),
+            (fighter("Kira"), (0, 2)),
+            (fighter("Wache", Side.GEGNER, reflexe=8), (9, 4)),
+        ],
+        tie_order=TieOrder.ROSTER,
+    )
     c = scripted(game, [5] * 30)
     assert c.decision is not None and c.decision.kind is DecisionKind.TURN
     assert events_of(c, ev.TurnStarted)[0].fighter == 0
 
 
-@pytest.mark.parametrize(("basis", "expected"), [
-    (ReactionBasis.ROLLED_INITIATIVE, (10 + 9) // 4),  # R01, X01 default
-    (ReactionBasis.GRUNDWERT, 10 // 4),
-    (ReactionBasis.REFLEXE, 10 // 4),
-])
+@pytest.mark.parametrize(
+    ("basis", "expected"),
+    [
+        (ReactionBasis.ROLLED_INITIATIVE, (10 + 9) // 4),  # R01, X01 default
+        (ReactionBasis.GRUNDWERT, 10 // 4),
+        (ReactionBasis.REFLEXE, 10 // 4),
+    ],
+)
 def test_r01_x01_reactions(basis: ReactionBasis, expected: int) -> None:
-    game = make_game([(fighter("Kira"), (0, 0)), (fighter("Wache", Side.GEGNER), (9, 4))],
-                     reactions_basis=basis)
+    game = make_game(
+        [(fighter("Kira"), (0, 0)), (fighter("Wache", Side.GEGNER), (9, 4))], reactions_basis=basis
+    )
     c = scripted(game, [4, 5, 1, 1] + [5] * 20)
     assert c.fighters[0].reactions == expected
 
 
 def passes_game(**opts: Any) -> Game:
-    return make_game([
-        (fighter("Kira", reflexe=17), (0, 0)),  # 3 actions
-        (fighter("Jax", reflexe=12, cyberware=(RAPTOR,)), (0, 2)),  # 2 (Raptor ignored, X36)
-        (fighter("Wache", Side.GEGNER, reflexe=8), (9, 4)),  # 1
-    ], initiative=InitiativeSystem.PASSES, **opts)
+    return make_game(
+        [
+            (fighter("Kira", reflexe=17), (0, 0)),  # 3 actions
+            (fighter("Jax", reflexe=12, cyberware=(RAPTOR,)), (0, 2)),  # 2 (Raptor ignored, X36)
+            (fighter("Wache", Side.GEGNER, reflexe=8), (9, 4)),  # 1
+        ],
+        initiative=InitiativeSystem.PASSES,
+        **opts,
+    )
 
 
 def test_i11_actions_per_round() -> None:
@@ -115,8 +140,7 @@ def test_i10_i12_activation_passes() -> None:
     initiative order, which is kept for all passes."""
     c = scripted(passes_game(), [3, 9, 6] + [5] * 20)  # Kira 3, Jax 9, Wache 6
     turns = play_round(c)
-    assert turns == [("Jax", 1), ("Wache", 1), ("Kira", 1), ("Jax", 2), ("Kira", 2),
-                     ("Kira", 3)]
+    assert turns == [("Jax", 1), ("Wache", 1), ("Kira", 1), ("Jax", 2), ("Kira", 2), ("Kira", 3)]
 
 
 def test_i13_ties_higher_reflexe_then_runner() -> None:

@@ -42,15 +42,29 @@ def cell(c: Combat, x: int, y: int) -> int:
     return c.game.battlemap.index(x, y)
 
 
-def setup(dice: list[int], *, kira: tuple[int, int] = (2, 2), wache: tuple[int, int] = (3, 2),
-          k: dict[str, Any] | None = None, w: dict[str, Any] | None = None,
-          extra: tuple[tuple[FighterSpec, tuple[int, int]], ...] = (),
-          rows: list[str] | None = None, **opts: Any) -> Combat:
-    return scripted(make_game([
-        (fighter("Kira", **{"kampfkunst": 14, **(k or {})}), kira),
-        (fighter("Wache", Side.GEGNER, **{"weapons": (KNIFE,), **(w or {})}), wache),
-        *extra,
-    ], rows=rows, **opts), dice)
+def setup(
+    dice: list[int],
+    *,
+    kira: tuple[int, int] = (2, 2),
+    wache: tuple[int, int] = (3, 2),
+    k: dict[str, Any] | None = None,
+    w: dict[str, Any] | None = None,
+    extra: tuple[tuple[FighterSpec, tuple[int, int]], ...] = (),
+    rows: list[str] | None = None,
+    **opts: Any,
+) -> Combat:
+    return scripted(
+        make_game(
+            [
+                (fighter("Kira", **{"kampfkunst": 14, **(k or {})}), kira),
+                (fighter("Wache", Side.GEGNER, **{"weapons": (KNIFE,), **(w or {})}), wache),
+                *extra,
+            ],
+            rows=rows,
+            **opts,
+        ),
+        dice,
+    )
 
 
 def maneuver(c: Combat, m: Maneuver, target: int = 1, defend: bool = False) -> None:
@@ -60,15 +74,23 @@ def maneuver(c: Combat, m: Maneuver, target: int = 1, defend: bool = False) -> N
 
 
 def offered(c: Combat, m: Maneuver, target: int = 1) -> bool:
-    return any(a.kind is ActionKind.MANEUVER and a.target == target and a.index == m
-               for a in c.legal_actions())
+    return any(
+        a.kind is ActionKind.MANEUVER and a.target == target and a.index == m
+        for a in c.legal_actions()
+    )
 
 
 # -- all manoeuvres -------------------------------------------------------------------------
-@pytest.mark.parametrize(("m", "modifier"), [
-    (Maneuver.ENTWAFFNEN, -2), (Maneuver.FESTSETZEN, 0), (Maneuver.MITZERREN, -2),
-    (Maneuver.UMREISSEN, 0), (Maneuver.WEGSTOSSEN, 0),
-])
+@pytest.mark.parametrize(
+    ("m", "modifier"),
+    [
+        (Maneuver.ENTWAFFNEN, -2),
+        (Maneuver.FESTSETZEN, 0),
+        (Maneuver.MITZERREN, -2),
+        (Maneuver.UMREISSEN, 0),
+        (Maneuver.WEGSTOSSEN, 0),
+    ],
+)
 def test_k_rolled_and_defended_with_kampfkunst(m: Maneuver, modifier: int) -> None:
     """K01–K05, A03, X22: Kampfkunst (−2 for Entwaffnen and Mitzerren); the target
     defends with Kampfkunst only, for one reaction; a won defence stops the effect."""
@@ -84,11 +106,14 @@ def test_k_rolled_and_defended_with_kampfkunst(m: Maneuver, modifier: int) -> No
     assert xy(c, 1) == (3, 2) and c.decision.kind is DecisionKind.TURN
 
 
-@pytest.mark.parametrize(("m", "condition", "pushed_to"), [
-    (Maneuver.FESTSETZEN, Condition.BENOMMEN, (3, 2)),  # K02
-    (Maneuver.UMREISSEN, Condition.NIEDERGEWORFEN, (3, 2)),  # K04
-    (Maneuver.WEGSTOSSEN, None, (5, 2)),  # K05: 2 m back
-])
+@pytest.mark.parametrize(
+    ("m", "condition", "pushed_to"),
+    [
+        (Maneuver.FESTSETZEN, Condition.BENOMMEN, (3, 2)),  # K02
+        (Maneuver.UMREISSEN, Condition.NIEDERGEWORFEN, (3, 2)),  # K04
+        (Maneuver.WEGSTOSSEN, None, (5, 2)),  # K05: 2 m back
+    ],
+)
 def test_k_effects_without_damage(
     m: Maneuver, condition: Condition | None, pushed_to: tuple[int, int]
 ) -> None:
@@ -98,6 +123,17 @@ def test_k_effects_without_damage(
     w = c.fighters[1]
     assert w.conditions == (1 << condition if condition is not None else 0)
     assert xy(c, 1) == pushed_to and w.lp == 30 and not of(c, ev.DamageRolled)
+
+
+def test_k02_festgesetzt_is_benommen_and_cannot_defend() -> None:
+    """K02/Z02/A02: in the grip the Wache is benommen: her turn is the Mumm-Probe (failed,
+    17), and she cannot defend Kira's next blow (X24: reactions blocked)."""
+    c = setup([*INIT, 3, 4, 9, 8, 3, 4, *TAIL])
+    maneuver(c, Maneuver.FESTSETZEN)
+    c.apply(find(c, ActionKind.END_TURN))  # Kira 20; the Wache's turn 12 is forced
+    assert [e.purpose for e in of(c, ev.CheckRolled)][-1] == "Mumm-Probe (benommen)"
+    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))  # Kira 10, fists
+    assert c.decision.kind is DecisionKind.TURN and of(c, ev.Hit)[-1].target == 1
 
 
 def test_x22_maneuver_damage_and_free_defence() -> None:
@@ -124,10 +160,12 @@ def test_k01_disarmed_nsc_gets_minus_2_on_attack_and_damage() -> None:
 
 def test_k01_disarmed_runner_drops_the_weapon() -> None:
     """K01: a Runner's weapon is knocked from the hand: no attack with it until picked up."""
-    game = make_game([
-        (fighter("Schläger", Side.GEGNER, kampfkunst=14), (2, 2)),
-        (fighter("Kira", weapons=(KNIFE,)), (3, 2)),
-    ])
+    game = make_game(
+        [
+            (fighter("Schläger", Side.GEGNER, kampfkunst=14), (2, 2)),
+            (fighter("Kira", weapons=(KNIFE,)), (3, 2)),
+        ]
+    )
     c = scripted(game, [*INIT, 3, 4, *TAIL])
     maneuver(c, Maneuver.ENTWAFFNEN)
     kira = c.fighters[1]
@@ -137,10 +175,15 @@ def test_k01_disarmed_runner_drops_the_weapon() -> None:
     assert (ActionKind.ATTACK, 0) not in kinds and (ActionKind.PICK_UP, 0) in kinds
 
 
-@pytest.mark.parametrize(("w", "allowed"), [
-    ({}, True), ({"size": Size.RIESIG}, True), ({"weapons": ()}, False),
-    ({"humanoid": False}, False),
-])
+@pytest.mark.parametrize(
+    ("w", "allowed"),
+    [
+        ({}, True),
+        ({"size": Size.RIESIG}, True),
+        ({"weapons": ()}, False),
+        ({"humanoid": False}, False),
+    ],
+)
 def test_k01_only_against_humanoids_using_weapons(w: dict[str, Any], allowed: bool) -> None:
     """K01: Entwaffnen works on humanoid foes that wield a weapon (any size)."""
     c = setup([*INIT, *TAIL], w=w)
@@ -148,12 +191,19 @@ def test_k01_only_against_humanoids_using_weapons(w: dict[str, Any], allowed: bo
 
 
 # -- size limits ----------------------------------------------------------------------------
-@pytest.mark.parametrize(("m", "size", "allowed"), [
-    (Maneuver.FESTSETZEN, Size.GROSS, True), (Maneuver.FESTSETZEN, Size.RIESIG, False),
-    (Maneuver.MITZERREN, Size.MITTEL, True), (Maneuver.MITZERREN, Size.GROSS, False),
-    (Maneuver.UMREISSEN, Size.KLEIN, True), (Maneuver.UMREISSEN, Size.GROSS, False),
-    (Maneuver.WEGSTOSSEN, Size.MITTEL, True), (Maneuver.WEGSTOSSEN, Size.GROSS, False),
-])
+@pytest.mark.parametrize(
+    ("m", "size", "allowed"),
+    [
+        (Maneuver.FESTSETZEN, Size.GROSS, True),
+        (Maneuver.FESTSETZEN, Size.RIESIG, False),
+        (Maneuver.MITZERREN, Size.MITTEL, True),
+        (Maneuver.MITZERREN, Size.GROSS, False),
+        (Maneuver.UMREISSEN, Size.KLEIN, True),
+        (Maneuver.UMREISSEN, Size.GROSS, False),
+        (Maneuver.WEGSTOSSEN, Size.MITTEL, True),
+        (Maneuver.WEGSTOSSEN, Size.GROSS, False),
+    ],
+)
 def test_k_size_limits(m: Maneuver, size: Size, allowed: bool) -> None:
     """K02: Festsetzen up to one category larger; K03–K05: at most the attacker's size."""
     c = setup([*INIT, *TAIL], w={"size": size})
@@ -178,18 +228,21 @@ def test_k03_mitzerren_drags_with_half_movement() -> None:
 
 
 # -- K05 Wegstossen -------------------------------------------------------------------------
-@pytest.mark.parametrize(("kira", "wall", "end"), [
-    ((2, 2), None, (5, 2)),  # straight back
-    ((2, 1), None, (5, 4)),  # diagonally back
-    ((2, 2), (5, 2), (4, 2)),  # stopped by a wall after 1 m
-])
+@pytest.mark.parametrize(
+    ("kira", "wall", "end"),
+    [
+        ((2, 2), None, (5, 2)),  # straight back
+        ((2, 1), None, (5, 4)),  # diagonally back
+        ((2, 2), (5, 2), (4, 2)),  # stopped by a wall after 1 m
+    ],
+)
 def test_k05_wegstossen_pushes_2m_straight_back(
     kira: tuple[int, int], wall: tuple[int, int] | None, end: tuple[int, int]
 ) -> None:
     """K05: the target is pushed 2 m straight away from the attacker."""
     rows = ["." * 10] * 5
     if wall:
-        rows[wall[1]] = rows[wall[1]][:wall[0]] + "#" + rows[wall[1]][wall[0] + 1:]
+        rows[wall[1]] = rows[wall[1]][: wall[0]] + "#" + rows[wall[1]][wall[0] + 1 :]
     c = setup([*INIT, 3, 4, *TAIL], kira=kira, rows=rows)
     maneuver(c, Maneuver.WEGSTOSSEN)
     assert xy(c, 1) == end and of(c, ev.ForcedMove)[-1].cause == "Wegstossen"
@@ -209,8 +262,10 @@ def test_r04_moving_past_provokes_a_blockadeangriff() -> None:
     d = c.decision
     assert (d.kind, d.fighter, d.context) == (DecisionKind.BLOCKADE, 1, (0,))
     assert [(a.kind, a.index) for a in c.legal_actions()] == [
-        (ActionKind.BLOCKADE_ATTACK, 0), (ActionKind.BLOCKADE_ATTACK, 1),
-        (ActionKind.LET_PASS, -1)]
+        (ActionKind.BLOCKADE_ATTACK, 0),
+        (ActionKind.BLOCKADE_ATTACK, 1),
+        (ActionKind.LET_PASS, -1),
+    ]
     assert xy(c, 0)[0] == 4  # stopped on the step into the Wache's reach past her
     c.apply(find(c, ActionKind.BLOCKADE_ATTACK, index=0))
     assert of(c, ev.AttackDeclared)[-1].kind == "Blockadeangriff"
@@ -233,13 +288,16 @@ def test_r04_one_blockadeangriff_per_pass() -> None:
     assert len([e for e in of(c, ev.AttackDeclared) if e.kind == "Blockadeangriff"]) == 1
 
 
-@pytest.mark.parametrize(("kira", "dest", "geometry", "provoked"), [
-    ((4, 1), (1, 1), BlockadeGeometry.STAY_IN_REACH, False),  # moving away
-    ((4, 1), (1, 1), BlockadeGeometry.ENTER_REACH, False),
-    ((2, 1), (4, 1), BlockadeGeometry.STAY_IN_REACH, False),  # stepping into reach, stopping
-    ((2, 1), (4, 1), BlockadeGeometry.ENTER_REACH, True),  # X43 alternative
-    ((2, 1), (8, 1), BlockadeGeometry.ENTER_REACH, True),
-])
+@pytest.mark.parametrize(
+    ("kira", "dest", "geometry", "provoked"),
+    [
+        ((4, 1), (1, 1), BlockadeGeometry.STAY_IN_REACH, False),  # moving away
+        ((4, 1), (1, 1), BlockadeGeometry.ENTER_REACH, False),
+        ((2, 1), (4, 1), BlockadeGeometry.STAY_IN_REACH, False),  # stepping into reach, stopping
+        ((2, 1), (4, 1), BlockadeGeometry.ENTER_REACH, True),  # X43 alternative
+        ((2, 1), (8, 1), BlockadeGeometry.ENTER_REACH, True),
+    ],
+)
 def test_r04_x43_geometry(
     kira: tuple[int, int], dest: tuple[int, int], geometry: BlockadeGeometry, provoked: bool
 ) -> None:
@@ -259,16 +317,24 @@ def test_r04_no_reaction_no_blockadeangriff() -> None:
     assert c.decision.kind is DecisionKind.TURN and xy(c, 0) == (8, 1)
 
 
-@pytest.mark.parametrize(("option", "provoked"), [
-    (ForcedMovementBlockade.FEHLTRITT_ONLY, True), (ForcedMovementBlockade.NEVER, False),
-])
+@pytest.mark.parametrize(
+    ("option", "provoked"),
+    [
+        (ForcedMovementBlockade.FEHLTRITT_ONLY, True),
+        (ForcedMovementBlockade.NEVER, False),
+    ],
+)
 def test_a08_fehltritt_can_provoke_a_blockadeangriff(
     option: ForcedMovementBlockade, provoked: bool
 ) -> None:
     """A08 Fehltritt (2+4 = 6): Kira slides 2 m past the Wache 'kann Blockadeangriff
     auslösen' (X43: unless forced movement never provokes)."""
-    c = corridor([*INIT, 6, 6, 2, 4, *TAIL], (4, 2), k={"kampfkunst": 10, "weapons": (KNIFE,)},
-                 forced_movement_blockade=option)
+    c = corridor(
+        [*INIT, 6, 6, 2, 4, *TAIL],
+        (4, 2),
+        k={"kampfkunst": 10, "weapons": (KNIFE,)},
+        forced_movement_blockade=option,
+    )
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     assert c.fighters[0].has(Condition.EINGESCHRAENKT)
     assert (c.decision.kind is DecisionKind.BLOCKADE) is provoked
@@ -278,17 +344,26 @@ def test_a08_fehltritt_can_provoke_a_blockadeangriff(
     assert xy(c, 0) == (6, 1)  # round the Wache at (5, 2) and on
 
 
-@pytest.mark.parametrize(("option", "provoked"), [
-    (ForcedMovementBlockade.FEHLTRITT_ONLY, False), (ForcedMovementBlockade.ALL_FORCED, True),
-])
+@pytest.mark.parametrize(
+    ("option", "provoked"),
+    [
+        (ForcedMovementBlockade.FEHLTRITT_ONLY, False),
+        (ForcedMovementBlockade.ALL_FORCED, True),
+    ],
+)
 def test_x43_wegstossen_provokes_only_under_all_forced(
     option: ForcedMovementBlockade, provoked: bool
 ) -> None:
     """X43: a Wache pushed past Kira's comrade draws his Blockadeangriff only under
     all_forced."""
     comrade = fighter("Kamerad")
-    c = setup([*INIT, 1, 1, 3, 4, *TAIL], kira=(3, 2), wache=(4, 2),
-              extra=((comrade, (5, 1)),), forced_movement_blockade=option)
+    c = setup(
+        [*INIT, 1, 1, 3, 4, *TAIL],
+        kira=(3, 2),
+        wache=(4, 2),
+        extra=((comrade, (5, 1)),),
+        forced_movement_blockade=option,
+    )
     maneuver(c, Maneuver.WEGSTOSSEN)
     assert (c.decision.kind is DecisionKind.BLOCKADE) is provoked
     if provoked:
@@ -299,9 +374,14 @@ def test_x43_mitzerren_provokes_under_all_forced() -> None:
     """X43 all_forced: the Wache dragged past Kira's comrade (Mitzerren is forced movement
     for her) draws his Blockadeangriff."""
     comrade = fighter("Kamerad")
-    c = setup([*INIT, 1, 1, 3, 4, *TAIL], kira=(4, 1), wache=(5, 1), rows=CORRIDOR,
-              extra=((comrade, (2, 2)),),
-              forced_movement_blockade=ForcedMovementBlockade.ALL_FORCED)
+    c = setup(
+        [*INIT, 1, 1, 3, 4, *TAIL],
+        kira=(4, 1),
+        wache=(5, 1),
+        rows=CORRIDOR,
+        extra=((comrade, (2, 2)),),
+        forced_movement_blockade=ForcedMovementBlockade.ALL_FORCED,
+    )
     maneuver(c, Maneuver.MITZERREN)
     c.apply(find(c, ActionKind.DRAG_TO, cell=cell(c, 1, 1)))
     assert c.decision.kind is DecisionKind.BLOCKADE and c.decision.fighter == 2

@@ -12,19 +12,29 @@ from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.state import Combat
 from cwenv.model.types import Side
 from cwenv.rules.options import Rounding
-from tests.helpers import events_of, find, fighter, init_dice, lines, make_game, scripted
+from tests.helpers import events_of, fighter, find, init_dice, lines, make_game, scripted
 
 # A rooftop (6 m) with a 2 m gap at x = 3–4, then more roof; the street below is 0 m.
 ROOF_ROWS = ["..........", "..........", ".........."]
 ROOF_ELEV = ["6660066666", "6660066666", "0000000000"]
 
 
-def on_roof(dice: list[int], *, start: tuple[int, int] = (2, 0), enemy_at: tuple[int, int] = (9, 2),
-            rows: list[str] | None = None, elev: list[str] | None = None, **kira: Any) -> Combat:
+def on_roof(
+    dice: list[int],
+    *,
+    start: tuple[int, int] = (2, 0),
+    enemy_at: tuple[int, int] = (9, 2),
+    rows: list[str] | None = None,
+    elev: list[str] | None = None,
+    **kira: Any,
+) -> Combat:
     opts = kira.pop("opts", {})
-    game = make_game([(fighter("Kira", reflexe=12, **kira), start),
-                      (fighter("Wache", Side.GEGNER), enemy_at)],
-                     rows=rows or ROOF_ROWS, elevation=elev or ROOF_ELEV, **opts)
+    game = make_game(
+        [(fighter("Kira", reflexe=12, **kira), start), (fighter("Wache", Side.GEGNER), enemy_at)],
+        rows=rows or ROOF_ROWS,
+        elevation=elev or ROOF_ELEV,
+        **opts,
+    )
     return scripted(game, init_dice(game) + dice + [5] * 60)
 
 
@@ -67,18 +77,25 @@ def test_b06_small_drop_absorbed_deep_drop_needs_a_check() -> None:
     c = on_roof([], start=(1, 1), enemy_at=(3, 2), rows=rows, elev=elev, bewegung=6)
     assert (2, 1) in cells(c, ActionKind.MOVE)  # 3 m ≤ half of 6
     deep = ["9900", "9900", "9900"]
-    c2 = on_roof([3, 3], start=(1, 1), enemy_at=(3, 2), rows=rows, elev=deep, bewegung=6,
-                 infiltration=12)
+    c2 = on_roof(
+        [3, 3], start=(1, 1), enemy_at=(3, 2), rows=rows, elev=deep, bewegung=6, infiltration=12
+    )
     assert (2, 1) not in cells(c2, ActionKind.MOVE)
     c2.apply(find(c2, ActionKind.SCHWIERIG, cell=c2.bm.index(2, 1)))
     # 9 m = 3 dice; the check 6 is a Volltreffer → QS 3 (band of 12) → no dice left.
     assert events_of(c2, ev.Fell)[-1].dice == 0 and c2.fighters[0].lp == 30
 
 
-@pytest.mark.parametrize(("rounding", "metres", "dice"), [
-    (Rounding.DOWN, 2, 0), (Rounding.DOWN, 5, 1), (Rounding.DOWN, 6, 2),
-    (Rounding.UP, 2, 1), (Rounding.UP, 7, 3),
-])
+@pytest.mark.parametrize(
+    ("rounding", "metres", "dice"),
+    [
+        (Rounding.DOWN, 2, 0),
+        (Rounding.DOWN, 5, 1),
+        (Rounding.DOWN, 6, 2),
+        (Rounding.UP, 2, 1),
+        (Rounding.UP, 7, 3),
+    ],
+)
 def test_b05_x18_fall_dice(rounding: Rounding, metres: int, dice: int) -> None:
     from cwenv.engine.movement import fall_dice
 
@@ -89,8 +106,9 @@ def test_b05_x18_fall_dice(rounding: Rounding, metres: int, dice: int) -> None:
 def test_b03_x17_climbing_is_unbeugsamkeit_at_half_speed() -> None:
     rows = [".....", ".HH..", "....."]
     elev = ["00000", "03300", "00000"]
-    c = on_roof([3, 4], start=(0, 1), enemy_at=(4, 2), rows=rows, elev=elev, bewegung=6,
-                unbeugsamkeit=12)
+    c = on_roof(
+        [3, 4], start=(0, 1), enemy_at=(4, 2), rows=rows, elev=elev, bewegung=6, unbeugsamkeit=12
+    )
     assert (1, 1) not in cells(c, ActionKind.MOVE)
     assert (1, 1) in cells(c, ActionKind.SCHWIERIG)
     c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(1, 1)))
@@ -111,10 +129,13 @@ def test_b03_failed_climb_makes_no_headway() -> None:
 def test_b04_swimming_half_speed_with_a_check() -> None:
     rows = ["......", "~~~~~~", "......"]
     elev = ["000000"] * 3
-    c = on_roof([4, 5], start=(0, 0), enemy_at=(5, 2), rows=rows, elev=elev, bewegung=6,
-                unbeugsamkeit=12)
-    assert not any(c.bm.cell(x).y == 1 for x in {a.cell for a in c.legal_actions()
-                                                   if a.kind is ActionKind.MOVE})
+    c = on_roof(
+        [4, 5], start=(0, 0), enemy_at=(5, 2), rows=rows, elev=elev, bewegung=6, unbeugsamkeit=12
+    )
+    assert not any(
+        c.bm.cell(x).y == 1
+        for x in {a.cell for a in c.legal_actions() if a.kind is ActionKind.MOVE}
+    )
     swim = cells(c, ActionKind.SCHWIERIG)
     assert (3, 2) in swim  # across the river diagonally: 2 + 2, then 1 m on land
     assert (5, 2) not in swim  # 2 + 2 + 3 = 7 > 6
@@ -127,10 +148,14 @@ def test_r05_catching_a_fall_outside_ones_turn() -> None:
     reaction: Infiltration, QS removes dice."""
     rows = ["......", "......"]
     elev = ["666000", "666000"]
-    game = make_game([
-        (fighter("Schläger", Side.GEGNER, reflexe=12, kampfkunst=16), (1, 0)),
-        (fighter("Kira", infiltration=12), (2, 0)),
-    ], rows=rows, elevation=elev)
+    game = make_game(
+        [
+            (fighter("Schläger", Side.GEGNER, reflexe=12, kampfkunst=16), (1, 0)),
+            (fighter("Kira", infiltration=12), (2, 0)),
+        ],
+        rows=rows,
+        elevation=elev,
+    )
     # Wegstossen roll 3+4 = 7 (no defence), the catch 2+3 = 5 → QS 1 → 2 − 1 = 1 die (4).
     c = scripted(game, init_dice(game) + [3, 4, 2, 3, 4] + [5] * 40)
     c.apply(find(c, ActionKind.MANEUVER, target=1, index=4))

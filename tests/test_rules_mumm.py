@@ -12,19 +12,31 @@ from cwenv.engine.damage import gain_condition
 from cwenv.engine.state import Combat
 from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import Condition, Side, WeaponKind
-from tests.helpers import events_of, find, fighter, init_dice, lines, make_game, scripted
+from tests.helpers import events_of, fighter, find, init_dice, lines, make_game, scripted
 
 BLADE = WeaponSpec("Klinge", WeaponKind.MELEE, bonus=1)
 
 
-def duel(dice: list[int], *, runner: dict[str, Any] | None = None,
-         enemy: dict[str, Any] | None = None, **options: Any) -> Combat:
+def duel(
+    dice: list[int],
+    *,
+    runner: dict[str, Any] | None = None,
+    enemy: dict[str, Any] | None = None,
+    **options: Any,
+) -> Combat:
     """Kira (Reflexe 12, Kampfkunst 12, Mumm 5) acts first next to a Wache (Reflexe 10)."""
-    r = {"kampfkunst": 12, "reflexe": 12, "weapons": (BLADE,), "mumm": 5, "mumm_max": 5,
-         **(runner or {})}
+    r = {
+        "kampfkunst": 12,
+        "reflexe": 12,
+        "weapons": (BLADE,),
+        "mumm": 5,
+        "mumm_max": 5,
+        **(runner or {}),
+    }
     e = {"lp": 40, "kampfkunst": 12, "weapons": (BLADE,), **(enemy or {})}
-    game = make_game([(fighter("Kira", **r), (1, 1)),
-                      (fighter("Wache", Side.GEGNER, **e), (2, 1))], **options)
+    game = make_game(
+        [(fighter("Kira", **r), (1, 1)), (fighter("Wache", Side.GEGNER, **e), (2, 1))], **options
+    )
     return scripted(game, init_dice(game) + dice + [5] * 60)
 
 
@@ -148,8 +160,7 @@ def test_m06_treffer_wegstecken_halves_after_armour() -> None:
 
 def test_m04_dem_tod_von_der_schippe_springen() -> None:
     """M04, X30: would die → 1 Mumm: unconscious at 0 LP, no longer dying."""
-    c = duel([5, 6, 10, 10, 10], runner={"mumm": 0},
-             enemy={"mumm": 1, "mumm_max": 1, "lp": 10})
+    c = duel([5, 6, 10, 10, 10], runner={"mumm": 0}, enemy={"mumm": 1, "mumm_max": 1, "lp": 10})
     attack(c)
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert c.decision is not None and c.decision.kind is DecisionKind.DEATH
@@ -159,8 +170,7 @@ def test_m04_dem_tod_von_der_schippe_springen() -> None:
 
 
 def test_m04_refused_means_death() -> None:
-    c = duel([5, 6, 10, 10, 10], runner={"mumm": 0},
-             enemy={"mumm": 1, "mumm_max": 1, "lp": 10})
+    c = duel([5, 6, 10, 10, 10], runner={"mumm": 0}, enemy={"mumm": 1, "mumm_max": 1, "lp": 10})
     attack(c)
     c.apply(find(c, ActionKind.NO_DEFENCE))
     c.apply(find(c, ActionKind.ACCEPT_DEATH))
@@ -221,8 +231,7 @@ def test_m11_x10_entmutigt_cannot_spend_unless_burning(verbrennen: bool, prompte
 
 @pytest.mark.parametrize(("nsc_mumm", "prompted"), [(True, True), (False, False)])
 def test_x11_nsc_mumm(nsc_mumm: bool, prompted: bool) -> None:
-    c = duel([3, 4, 3, 3], runner={"mumm": 0}, enemy={"mumm": 2, "mumm_max": 2},
-             nsc_mumm=nsc_mumm)
+    c = duel([3, 4, 3, 3], runner={"mumm": 0}, enemy={"mumm": 2, "mumm_max": 2}, nsc_mumm=nsc_mumm)
     attack(c)
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert (c.decision is not None and c.decision.kind is DecisionKind.DAMAGE) is prompted

@@ -23,8 +23,8 @@ from tests.helpers import (
     KNIFE,
     PISTOL,
     events_of,
-    find,
     fighter,
+    find,
     init_dice,
     lines,
     make_game,
@@ -32,12 +32,20 @@ from tests.helpers import (
 )
 
 
-def solo(dice: list[int], rows: list[str] | None = None, *, enemy_at: tuple[int, int] = (9, 4),
-         **kira: Any) -> Combat:
+def solo(
+    dice: list[int],
+    rows: list[str] | None = None,
+    *,
+    enemy_at: tuple[int, int] = (9, 4),
+    **kira: Any,
+) -> Combat:
     """Kira (Reflexe 12, first) at (1,1); a Wache far away."""
     opts = {k: kira.pop(k) for k in list(kira) if k in ("options",)}
-    game = make_game([(fighter("Kira", reflexe=12, **kira), (1, 1)),
-                      (fighter("Wache", Side.GEGNER), enemy_at)], rows=rows, **opts)
+    game = make_game(
+        [(fighter("Kira", reflexe=12, **kira), (1, 1)), (fighter("Wache", Side.GEGNER), enemy_at)],
+        rows=rows,
+        **opts,
+    )
     return scripted(game, init_dice(game) + dice + [5] * 60)
 
 
@@ -97,9 +105,7 @@ def test_x40_alternative_moving_commits_to_the_handlung() -> None:
 
 def test_h04_doors_open_sight_and_weapons_are_drawn() -> None:
     """H04: opening a door is an Interagieren; a closed door blocks sight (full cover)."""
-    rows = ["....#.....",
-            "....+.....",
-            "....#....."]
+    rows = ["....#.....", "....+.....", "....#....."]
     c = solo([], rows=rows, enemy_at=(8, 1), weapons=(KNIFE, PISTOL))
     assert not any(a.kind is ActionKind.ATTACK and a.target == 1 for a in c.legal_actions())
     c.apply(find(c, ActionKind.MOVE, cell=c.bm.index(3, 1)))
@@ -114,8 +120,9 @@ def test_h04_doors_open_sight_and_weapons_are_drawn() -> None:
 
 def test_h05_reload_with_nachladen_two() -> None:
     """H05: an empty magazine cannot fire; Nachladen 2 takes two Handlungen."""
-    gun = WeaponSpec("Flinte", WeaponKind.RANGED, ranges=(RangeBand(20, 0),), magazine=2,
-                     nachladen=2)
+    gun = WeaponSpec(
+        "Flinte", WeaponKind.RANGED, ranges=(RangeBand(20, 0),), magazine=2, nachladen=2
+    )
     c = solo([], weapons=(gun,), enemy_at=(5, 1))
     c.fighters[0].ammo[0] = 0
     c.refresh_legal()
@@ -148,8 +155,11 @@ def test_h06_x46_rucksack_needs_operations() -> None:
     failed = solo([9, 8], backpack=(stim,))
     failed.apply(find(failed, ActionKind.RUCKSACK, index=0))
     assert failed.fighters[0].backpack == [stim], "X46: a failure only wastes the action"
-    lost = solo([9, 8], backpack=(stim,),
-                options=failed.options.__class__(rucksack_failure=RucksackFailure.ITEM_LOST))
+    lost = solo(
+        [9, 8],
+        backpack=(stim,),
+        options=failed.options.__class__(rucksack_failure=RucksackFailure.ITEM_LOST),
+    )
     lost.apply(find(lost, ActionKind.RUCKSACK, index=0))
     assert lost.fighters[0].backpack == []
 
@@ -170,9 +180,13 @@ def test_h04_medikament_and_h09_cyberware() -> None:
 
 def test_d09_stabilise_an_adjacent_dying_ally() -> None:
     """D09, X35: an action and a Technik check; success ends Sterbend (still unconscious)."""
-    game = make_game([(fighter("Kira", reflexe=12, technik=12), (1, 1)),
-                      (fighter("Jax", lp=20), (2, 1)),
-                      (fighter("Wache", Side.GEGNER), (9, 4))])
+    game = make_game(
+        [
+            (fighter("Kira", reflexe=12, technik=12), (1, 1)),
+            (fighter("Jax", lp=20), (2, 1)),
+            (fighter("Wache", Side.GEGNER), (9, 4)),
+        ]
+    )
     c = scripted(game, init_dice(game) + [4, 4] + [5] * 40)
     jax = c.fighters[1]
     jax.lp = -3
@@ -184,9 +198,13 @@ def test_d09_stabilise_an_adjacent_dying_ally() -> None:
 
 
 def test_p08_x41_helfen_gives_the_best_qs_as_bonus() -> None:
-    game = make_game([(fighter("Kira", reflexe=12, fernkampf=12, weapons=(PISTOL,)), (1, 1)),
-                      (fighter("Jax", reflexe=11, fernkampf=14, weapons=(PISTOL,)), (2, 1)),
-                      (fighter("Wache", Side.GEGNER), (7, 1))])
+    game = make_game(
+        [
+            (fighter("Kira", reflexe=12, fernkampf=12, weapons=(PISTOL,)), (1, 1)),
+            (fighter("Jax", reflexe=11, fernkampf=14, weapons=(PISTOL,)), (2, 1)),
+            (fighter("Wache", Side.GEGNER), (7, 1)),
+        ]
+    )
     c = scripted(game, init_dice(game) + [3, 5] + [5] * 40)
     c.apply(find(c, ActionKind.HELFEN, target=1))  # Fernkampf 12: 8 → QS 2
     assert c.fighters[1].help_bonus == 2
@@ -198,9 +216,13 @@ def test_p08_x41_helfen_gives_the_best_qs_as_bonus() -> None:
 
 
 def test_x41_nscs_do_not_help_by_default() -> None:
-    game = make_game([(fighter("Kira", reflexe=8), (0, 0)),
-                      (fighter("Wache", Side.GEGNER, reflexe=12), (5, 1)),
-                      (fighter("Wache 2", Side.GEGNER), (6, 1))])
+    game = make_game(
+        [
+            (fighter("Kira", reflexe=8), (0, 0)),
+            (fighter("Wache", Side.GEGNER, reflexe=12), (5, 1)),
+            (fighter("Wache 2", Side.GEGNER), (6, 1)),
+        ]
+    )
     c = scripted(game, [9] * 10 + [5] * 40)
     assert c.fighters[c.current_fighter()].side is Side.GEGNER
     assert not any(a.kind is ActionKind.HELFEN for a in c.legal_actions())

@@ -17,6 +17,7 @@ WATER                 ``~``  swimming: Schwierige Bewegung, half speed (B04)
 CLIMB                 ``H``  a ledge that can be climbed onto from below (B03)
 DOOR_CLOSED           ``+``  a closed door: like a wall until opened (H04)
 DOOR_OPEN             ``/``  an open door: floor until closed
+FIRE                  ``*``  burning ground: a Zehrend (Feuer) danger zone (D03)
 ====================  ====  ==================================================================
 
 Elevation is a second layer in whole metres. A step up of at most one metre is a hurdle
@@ -43,6 +44,7 @@ class Terrain(IntEnum):
     CLIMB = 5
     DOOR_CLOSED = 6
     DOOR_OPEN = 7
+    FIRE = 8
 
     @property
     def standable(self) -> bool:
@@ -53,7 +55,9 @@ class Terrain(IntEnum):
         return self is Terrain.WALL or self is Terrain.DOOR_CLOSED
 
 
-_STANDABLE = frozenset({Terrain.FLOOR, Terrain.WATER, Terrain.CLIMB, Terrain.DOOR_OPEN})
+_STANDABLE = frozenset(
+    {Terrain.FLOOR, Terrain.WATER, Terrain.CLIMB, Terrain.DOOR_OPEN, Terrain.FIRE}
+)
 
 DEFAULT_LEGEND: dict[str, Terrain] = {
     ".": Terrain.FLOOR,
@@ -64,6 +68,7 @@ DEFAULT_LEGEND: dict[str, Terrain] = {
     "H": Terrain.CLIMB,
     "+": Terrain.DOOR_CLOSED,
     "/": Terrain.DOOR_OPEN,
+    "*": Terrain.FIRE,
 }
 
 MAX_MAP_SIDE = 128

@@ -226,6 +226,7 @@ def reachable(
     kind of difficult step (a Schwierige Bewegung, H07); otherwise only free movement.
     """
     table = _edge_table(bm, profile)
+    threats: Sequence[int] = threat if threat is not None else ()
     start_key = start * _KINDS
     best = {start_key: 0}
     prov = {start_key: 0}
@@ -243,7 +244,7 @@ def reachable(
                 edges = _terrain_edges(bm, cell, profile)
                 table[cell] = edges
             p0 = prov[key]
-            here = threat[cell] if threat is not None else 0
+            here = threats[cell] if threats else 0
             for to, cost, step_kind, dropped in edges:
                 nm = metres + cost
                 if nm > budget or blocked[to]:
@@ -256,7 +257,7 @@ def reachable(
                     new_key = to * _KINDS + kind
                 if to in occupied and to not in passable_occupied:
                     continue
-                np = p0 + (here & threat[to]).bit_count() if here else p0
+                np = p0 + (here & threats[to]).bit_count() if here else p0
                 b = best.get(new_key)
                 if b is None or nm < b:
                     best[new_key] = nm

@@ -39,6 +39,7 @@ TERRAIN_STYLE = {
     Terrain.CLIMB: "magenta",
     Terrain.DOOR_CLOSED: "bold red",
     Terrain.DOOR_OPEN: "red",
+    Terrain.FIRE: "bold yellow on dark_orange",
 }
 _CHAR = {t: ch for ch, t in DEFAULT_LEGEND.items()}
 _MARKS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -88,13 +89,13 @@ def map_text(game: Game) -> Text:
                 out.append(_MARKS[k % len(_MARKS)], style=SIDE_STYLE[game.roster[k].side])
                 continue
             terrain = bm.terrain[i]
-            style = TERRAIN_STYLE[terrain]
+            style = TERRAIN_STYLE.get(terrain, "bold magenta")
             if i in exits:
                 out.append("E", style="bold green")
                 continue
             if top and " on " not in style:
                 style += f" on grey{int(3 + 27 * bm.elevation[i] / top)}"
-            out.append(_CHAR[terrain], style=style)
+            out.append(_CHAR.get(terrain, "?"), style=style)
         out.append("\n")
     return out
 
@@ -189,7 +190,8 @@ def show(
     console.print(
         "[grey50].[/] Boden  [white on grey23]#[/] Wand  [yellow]=[/] halbe Deckung  "
         "[dark_orange3]%[/] Dreiviertel  [bright_blue on blue]~[/] Wasser  [magenta]H[/] "
-        "Kletterkante  [bold red]+[/] Tür zu  [red]/[/] Tür offen  [bold green]E[/] Ausgang"
+        "Kletterkante  [bold yellow on dark_orange]*[/] Feuer  [bold red]+[/] Tür zu  "
+        "[red]/[/] Tür offen  [bold green]E[/] Ausgang"
     )
 
 

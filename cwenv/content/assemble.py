@@ -71,6 +71,7 @@ def _options(
             issues.append(Origin(doc).issue(("rules",), str(exc)))
         except ConfigError as exc:
             issues.extend_from(exc)
+    options = base
     try:
         options = options_from_mapping(model.options, doc, base, prefix=("options",))
     except ConfigError as exc:
@@ -82,6 +83,7 @@ def _options(
 def _fighters(
     model: ScenarioModel, doc: YamlDocument, lib: Library, issues: IssueList
 ) -> list[Placed]:
+    """The roster: each entry's archetype merged with its overrides, ``count`` times."""
     roster: list[Placed] = []
     for i, entry in enumerate(model.fighters):
         raw: dict[Any, Any] = dict(doc.data["fighters"][i])
@@ -113,6 +115,11 @@ def _fighters(
         else:
             for k in range(1, entry.count + 1):
                 roster.append(Placed(dataclasses.replace(spec, name=f"{spec.name} {k}"), i))
+    _check_unique_names(doc, roster, issues)
+    return roster
+
+
+def _check_unique_names(doc: YamlDocument, roster: list[Placed], issues: IssueList) -> None:
     seen: dict[str, int] = {}
     for placed in roster:
         name = placed.spec.name
@@ -126,7 +133,6 @@ def _fighters(
                 )
             )
         seen.setdefault(name, placed.entry)
-    return roster
 
 
 def _positions(
@@ -232,7 +238,7 @@ def build_game(
     """The Game of a validated scenario; every remaining problem as one ConfigError."""
     issues = IssueList()
     bm: BattleMap | None = None
-    options = DEFAULT_OPTIONS
+    options: RuleOptions | None = None
     try:
         bm = _map(model, doc, lib)
     except ConfigError as exc:
@@ -242,7 +248,7 @@ def build_game(
     except ConfigError as exc:
         issues.extend_from(exc)
     roster = _fighters(model, doc, lib, issues)
-    if model.ambushed and options.surprise is Surprise.NONE:
+    if model.ambushed and options is not None and options.surprise is Surprise.NONE:
         issues.append(
             Origin(doc).issue(
                 ("ambushed",),
@@ -261,8 +267,8 @@ def build_game(
         positions = _positions(model, doc, bm, roster, issues)
         victory = _victory(model, doc, bm, roster, issues)
     issues.raise_if_any()
-    if bm is None:  # a missing map always comes with an issue, raised above
-        raise ConfigError([Origin(doc).issue(("map",), "no map")])
+    if bm is None or options is None:  # never: their failures were raised above
+        raise ConfigError([Origin(doc).issue((), "no map or no rule options")])
     try:
         return Game(
             battlemap=bm,

@@ -93,7 +93,6 @@ RefName = Annotated[str, Field(pattern=REF_PATTERN)]
 Name = Annotated[str, Field(min_length=1, max_length=60)]
 Text = Annotated[str, Field(max_length=2000)]
 SmallInt = Annotated[int, Field(ge=-20, le=20)]
-Metres = Annotated[int, Field(ge=0, le=500)]
 CellXY = Annotated[list[Annotated[int, Field(ge=0, le=1000)]], Field(min_length=2, max_length=2)]
 """A map cell as ``[x, y]``: x grows east, y grows south, both from 0."""
 
@@ -121,7 +120,7 @@ def _check_damage(text: str) -> str:
     return text
 
 
-DamageDie = Annotated[str, AfterValidator(_check_damage)]
+DamageDie = Annotated[str, Field(max_length=20), AfterValidator(_check_damage)]
 
 
 def skill_of(name: str) -> Skill:

@@ -32,6 +32,7 @@ from cwenv.content.fields import (
     SkillMap,
     SkillValue,
     Text,
+    normalise_skill_keys,
     side_of,
     size_of,
     skill_of,
@@ -161,12 +162,16 @@ class MergedOrigin:
 
 
 def merge_fighter(base: Mapping[Any, Any], override: Mapping[Any, Any]) -> dict[Any, Any]:
-    """The archetype's raw fields with ``override`` on top; ``skills`` merged per skill."""
+    """The archetype's raw fields with ``override`` on top; ``skills`` merged per skill
+    (names compared case-insensitively, so ``fernkampf`` overrides ``Fernkampf``)."""
     out = dict(base)
     for key, value in override.items():
         old = out.get(key)
         if key == "skills" and isinstance(old, dict) and isinstance(value, dict):
-            out[key] = {**old, **value}
+            try:
+                out[key] = {**normalise_skill_keys(old), **normalise_skill_keys(value)}
+            except ValueError:  # a skill twice in one mapping: validation reports it
+                out[key] = {**old, **value}
         else:
             out[key] = value
     return out

@@ -2,17 +2,18 @@
 
 The grid uses the legend of :mod:`cwenv.battlemap.grid` (``.`` floor, ``#`` wall, ``=``
 half cover, ``%`` three-quarter cover, ``~`` water, ``H`` climbable ledge, ``+`` closed
-door, ``/`` open door); ``legend`` adds characters of the map's own. Cover is scenario
-data (C02), elevation gives climbs (B03), jumps over gaps (B02) and falls (B05, B06).
+door, ``/`` open door, ``*`` burning ground, D03); ``legend`` adds characters of its own.
+Cover is scenario data (C02); elevation gives climbs (B03), jumps over gaps (B02) and
+falls (B05, B06).
 Each cell is 1 m × 1 m; elevation is whole metres, ``0``–``9`` then ``a``–``z`` = 10–35.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Literal
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema
 
 from cwenv.battlemap.grid import DEFAULT_LEGEND, MAX_MAP_SIDE, BattleMap, MapError, Terrain
 from cwenv.content.errors import IssueList, Origin
@@ -22,25 +23,22 @@ from cwenv.yamlio import ConfigError, ConfigIssue
 
 Char = Annotated[str, Field(min_length=1, max_length=1, pattern=r"^\S$")]
 ZoneName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
-TerrainName = Literal[
-    "floor",
-    "wall",
-    "cover_half",
-    "cover_three_quarter",
-    "water",
-    "climb",
-    "door_closed",
-    "door_open",
-    ".",
-    "#",
-    "=",
-    "%",
-    "~",
-    "H",
-    "+",
-    "/",
+TERRAIN_NAMES: tuple[str, ...] = (
+    *(t.name.lower() for t in Terrain),
+    *DEFAULT_LEGEND,
+)
+"""A terrain by its name (``cover_half``) or by its default legend character (``=``)."""
+
+
+def _check_terrain(value: str) -> str:
+    if value not in TERRAIN_NAMES:
+        raise ValueError(f"unknown terrain {value!r}; allowed: {', '.join(TERRAIN_NAMES)}")
+    return value
+
+
+TerrainName = Annotated[
+    str, AfterValidator(_check_terrain), WithJsonSchema({"enum": list(TERRAIN_NAMES)})
 ]
-"""A terrain by its name or by its default legend character."""
 
 _ELEVATION_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
 

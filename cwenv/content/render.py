@@ -2,8 +2,9 @@
 
 One map cell is ``cell_px`` pixels square, so the picture's aspect ratio is the map's.
 Terrain colours: floor grey (lighter the higher it lies), walls dark, half cover tan,
-three-quarter cover brown, water blue, climbable ledges yellow, doors red (closed: filled,
-open: outlined), exits green. Fighters are discs coloured by side with their names.
+three-quarter cover brown, water blue, climbable ledges yellow, burning ground orange,
+doors red (closed: filled, open: outlined), exits green. Fighters are discs coloured by
+side, numbered in roster order and labelled with their names.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ TERRAIN_RGB: dict[Terrain, tuple[float, float, float]] = {
     Terrain.CLIMB: (0.88, 0.75, 0.25),
     Terrain.DOOR_CLOSED: (0.85, 0.85, 0.85),
     Terrain.DOOR_OPEN: (0.85, 0.85, 0.85),
+    Terrain.FIRE: (0.95, 0.45, 0.10),
 }
+UNKNOWN_RGB = (1.0, 0.0, 1.0)  # a terrain this module does not know yet
 SIDE_RGB = {Side.RUNNER: "#1f77b4", Side.GEGNER: "#d62728", Side.NEUTRAL: "#8c8c8c"}
 DPI = 100
 
@@ -36,7 +39,7 @@ def _image(game: Game) -> Any:
     top = max(bm.elevation)
     img = np.zeros((bm.height, bm.width, 3))
     for i, terrain in enumerate(bm.terrain):
-        rgb = np.array(TERRAIN_RGB[terrain])
+        rgb = np.array(TERRAIN_RGB.get(terrain, UNKNOWN_RGB))
         if terrain in (Terrain.FLOOR, Terrain.DOOR_OPEN, Terrain.DOOR_CLOSED, Terrain.CLIMB):
             rgb = rgb * (0.55 + 0.45 * bm.elevation[i] / top if top else 1.0)  # relief
         img[bm.ys[i], bm.xs[i]] = rgb
@@ -63,19 +66,34 @@ def _terrain_marks(ax: Any, game: Game) -> None:
         ax.add_patch(Rectangle((bm.xs[i], bm.ys[i]), 1, 1, fill=False, ec="#1a9e1a", lw=3))
 
 
+def _short(name: str, limit: int = 14) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def _fighters(ax: Any, game: Game, labels: bool) -> None:
+    """Discs by side with the roster number; names above (even columns) or below (odd
+    columns), so that neighbours' labels do not overlap."""
     from matplotlib.patches import Circle
 
     bm = game.battlemap
-    number = {"fontsize": 10, "color": "white", "ha": "center", "va": "center", "zorder": 4}
-    label = {"fontsize": 7, "ha": "center", "va": "bottom", "zorder": 5}
-    box = {"facecolor": "white", "alpha": 0.75, "pad": 0.5, "linewidth": 0}
+    number = {"fontsize": 9, "color": "white", "ha": "center", "va": "center", "zorder": 4}
+    box = {"facecolor": "white", "alpha": 0.75, "pad": 0.4, "linewidth": 0}
     for k, (spec, pos) in enumerate(zip(game.roster, game.positions, strict=True)):
         cx, cy = bm.xs[pos] + 0.5, bm.ys[pos] + 0.5
-        ax.add_patch(Circle((cx, cy), 0.38, color=SIDE_RGB[spec.side], zorder=3))
+        ax.add_patch(Circle((cx, cy), 0.32, color=SIDE_RGB[spec.side], zorder=3))
         ax.text(cx, cy, str(k + 1), fontweight="bold", **number)
         if labels:
-            ax.text(cx, cy - 0.45, spec.name[:24], bbox=box, **label)
+            below = bm.xs[pos] % 2 == 1
+            ax.text(
+                cx,
+                cy + 0.3 if below else cy - 0.3,
+                _short(spec.name),
+                fontsize=6,
+                ha="center",
+                va="top" if below else "bottom",
+                zorder=5,
+                bbox=box,
+            )
 
 
 def render_map(game: Game, out: str | Path, *, cell_px: int = 40, labels: bool = True) -> Path:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 class DecisionKind(IntEnum):
     TURN = 0  # H00: movement and the Handlung of the active fighter
     ORDER = 1  # I04/I13, X16: the side picks which of its tied fighters acts
-    PRE_CHECK = 2  # M02, M09 before a check
+    PRE_CHECK = 2  # M02, M09 (and a declared Actionbonus, P03) before a check
     POST_CHECK = 3  # M03, M01 after a check
     KEEP = 4  # M03: which of the two results stands
     DEFEND = 5  # A02, R02, R03, A03 (with M05)
@@ -97,6 +97,7 @@ class ActionKind(IntEnum):
     ACCEPT_DEATH = 44
     DRAG_TO = 45  # cell
     DRAG_STOP = 46
+    PRE_ACTIONBONUS = 47  # P03, X14: claim the Actionbonus (+2) on this check
 
 
 HANDLUNG_KINDS = frozenset(
@@ -133,7 +134,7 @@ class Action(NamedTuple):
     actor: int
     target: int = -1
     cell: int = -1
-    index: int = -1
+    index: int = -1  # type: ignore[assignment]  # shadows tuple.index(), never called
     mumm: int = 0
 
 

@@ -395,7 +395,14 @@ class AttackFrame(Frame):
                 mode = ArmourMode.DIREKT if all_direct else h.armour_mode
                 frames.append(
                     DamageFrame(
-                        t.idx, a.idx, qs + extra, h.bonus, mode, h.forms, False, h.name,
+                        t.idx,
+                        a.idx,
+                        qs + extra,
+                        h.bonus,
+                        mode,
+                        h.forms,
+                        False,
+                        h.name,
                         bare=extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0,
                         direct_tail=extra if direct and not all_direct else 0,
                     )

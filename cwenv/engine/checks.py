@@ -14,7 +14,7 @@ from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.frames import Frame, Return
 from cwenv.model.types import CheckValue, Condition, MummSpend, Side
-from cwenv.rules.options import BehinderungScope, PenaltyScope
+from cwenv.rules.options import ActionBonusMode, BehinderungScope, PenaltyScope
 from cwenv.rules.probe import ProbeResult, forced_volltreffer, resolve_probe
 
 if TYPE_CHECKING:
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
 
 Parts = tuple[tuple[str, int], ...]
+
+ACTIONBONUS = 2
+"""P03: the Tycoon may grant +2 (never more) for a spectacular action."""
 
 CONDITION_PENALTY = -2
 """Z01, Z03, Z04, Z05, Z07: every condition malus is −2."""
@@ -112,6 +115,8 @@ class CheckFrame(Frame):
 
     def _pre_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
         acts: list[Action] = []
+        if self.actionbonus_allowed(c, f):
+            acts.append(Action(ActionKind.PRE_ACTIONBONUS, f.idx))
         if self.improved < c.options.mumm_improve_per_check and can_spend_mumm(c, f, 1):
             acts.append(Action(ActionKind.PRE_IMPROVE, f.idx))
         if not self.improved and can_spend_mumm(c, f, MummSpend.GROSSER_WURF.cost):
@@ -136,6 +141,17 @@ class CheckFrame(Frame):
         if acts:
             acts.append(Action(ActionKind.POST_ACCEPT, f.idx))
         return tuple(acts)
+
+    def actionbonus_allowed(self, c: Combat, f: FighterState) -> bool:
+        """P03, X14, X41: with declared Actionboni a Runner (an NSC only under X41) may claim
+        +2 on one check per round, before the roll, once per check."""
+        opts = c.options
+        return (
+            opts.actionbonus is ActionBonusMode.DECLARED_ONCE_PER_ROUND
+            and not f.actionbonus_used
+            and not any(label == "Actionbonus" for label, _ in self.parts)
+            and (f.side is Side.RUNNER or opts.nsc_actionbonus)
+        )
 
     def _roll(self, c: Combat, forced: bool) -> ProbeResult:
         f = c.fighters[self.fighter]
@@ -168,7 +184,11 @@ class CheckFrame(Frame):
         f = c.fighters[self.fighter]
         if self.stage == 0:  # before the roll: M02, M09
             if value is not None:
-                if value.kind is ActionKind.PRE_IMPROVE:
+                if value.kind is ActionKind.PRE_ACTIONBONUS:
+                    f.actionbonus_used = True
+                    self.parts = (*self.parts, ("Actionbonus", ACTIONBONUS))
+                    c.count("actionbonus")
+                elif value.kind is ActionKind.PRE_IMPROVE:
                     spend_mumm(c, f, MummSpend.PROBE_VERBESSERN)
                     self.improved += 1
                 elif value.kind is ActionKind.PRE_GROSSER_WURF:

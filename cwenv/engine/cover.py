@@ -82,24 +82,31 @@ def cover_against(
         level, who = living_cover(c, attacker, target)
         return Cover(level, level > CoverLevel.NONE, who, CoverLevel.NONE)
     tc = terrain_cover(c.bm, c.opaque, attacker.pos, target.pos)
-    if target.prone and tc is not CoverLevel.FULL:
-        # R06: prone in half cover counts as three-quarter (X23: three-quarter may become full).
-        if tc is CoverLevel.HALF:
-            tc = CoverLevel.THREE_QUARTER
-        elif tc is CoverLevel.THREE_QUARTER and c.options.prone_three_quarter_to_full:
-            tc = CoverLevel.FULL
     if area:
+        tc = _prone(c, target, tc)
         return Cover(CoverLevel.FULL if tc is CoverLevel.FULL else CoverLevel.NONE, False, -1, tc)
     if tc is CoverLevel.FULL:
         return Cover(tc, False, -1, tc)
     lc, who = living_cover(c, attacker, target)
     if lc is CoverLevel.NONE:
-        return Cover(tc, False, -1, tc)
+        return Cover(_prone(c, target, tc), False, -1, tc)
     if (
         c.options.living_cover_stacking is LivingCoverStacking.STRONGER_BY_ONE
         and tc > CoverLevel.NONE
     ):
-        return Cover(max(tc, lc).stronger(), True, who, tc)
+        return Cover(_prone(c, target, max(tc, lc).stronger()), True, who, tc)
     if lc > tc:
-        return Cover(lc, True, who, tc)
-    return Cover(tc, False, -1, tc)
+        return Cover(_prone(c, target, lc), True, who, tc)
+    return Cover(_prone(c, target, tc), False, -1, tc)
+
+
+def _prone(c: Combat, target: FighterState, level: CoverLevel) -> CoverLevel:
+    """R06: lying prone in half cover counts as three-quarter (X23: three-quarter may become
+    full). Applies to whatever cover the target has, terrain or living."""
+    if not target.prone:
+        return level
+    if level is CoverLevel.HALF:
+        return CoverLevel.THREE_QUARTER
+    if level is CoverLevel.THREE_QUARTER and c.options.prone_three_quarter_to_full:
+        return CoverLevel.FULL
+    return level

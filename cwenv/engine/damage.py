@@ -150,9 +150,9 @@ class DamageFrame(Frame):
     __slots__ = (
         "bare",
         "bonus",
-        "direct_tail",
         "cause",
         "dice",
+        "direct_tail",
         "flat",
         "forms",
         "mode",
@@ -212,8 +212,17 @@ class DamageFrame(Frame):
             total, factor = resistance_factor(c, f, self.forms, max(subtotal, 0))
             c.emit(
                 ev.DamageRolled(
-                    f.idx, rolls, self.bonus, armour, self.mode.value, subtotal, factor, total,
-                    self.bare, self.direct_tail,
+                    f.idx,
+                    rolls,
+                    self.bonus,
+                    armour,
+                    self.mode.value,
+                    subtotal,
+                    factor,
+                    total,
+                    self.bare,
+                    self.direct_tail,
+                    self.flat,
                 )
             )
             self.total = total

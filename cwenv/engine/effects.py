@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cwenv.battlemap.paths import reachable
+from cwenv.battlemap.paths import Reach, reachable
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
-from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_condition
+from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_condition, pay_reaction
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import (
     PUSH_METRES,
     ForcedMoveFrame,
+    blockade_prompt,
     blocked_for,
     move_profile,
     movement_allowance_base,
@@ -63,14 +64,32 @@ def maneuver_effects(c: Combat, a: FighterState, t: FighterState, m: Maneuver) -
 
 class DragFrame(Frame):
     """K03 Mitzerren: the attacker moves up to half Bewegung and the grabbed target follows
-    into each cell the attacker leaves."""
+    into each cell the attacker leaves. The attacker's own steps may provoke
+    Blockadeangriffe (R04); the target's only under X43 ALL_FORCED."""
 
-    __slots__ = ("attacker", "target")
+    __slots__ = ("a_done", "asked", "attacker", "i", "path", "reactor", "t_done", "target")
 
     def __init__(self, attacker: int, target: int) -> None:
         super().__init__()
         self.attacker = attacker
         self.target = target
+        self.path: tuple[int, ...] = ()
+        self.i = 0
+        self.asked: tuple[int, ...] = ()
+        self.reactor = -1
+        self.a_done: tuple[int, ...] = ()
+        self.t_done: tuple[int, ...] = ()
+
+    def _reach(self, c: Combat, a: FighterState) -> Reach:
+        budget = max(1, movement_allowance_base(c, a) // 2)
+        return reachable(
+            c.bm,
+            blocked_for(c, a),
+            a.pos,
+            budget,
+            move_profile(c, a),
+            occupied=frozenset(c.occupant),
+        )
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         a, t = c.fighters[self.attacker], c.fighters[self.target]
@@ -78,40 +97,49 @@ class DragFrame(Frame):
             self.stage = 1
             if not a.standing or t.dead:
                 return DONE
-            budget = max(1, movement_allowance_base(c, a) // 2)
-            routes = reachable(
-                c.bm,
-                blocked_for(c, a),
-                a.pos,
-                budget,
-                move_profile(c, a),
-                occupied=frozenset(c.occupant),
-            )
-            choices = [Action(ActionKind.DRAG_TO, a.idx, t.idx, cell) for cell in routes.dests]
+            choices = [
+                Action(ActionKind.DRAG_TO, a.idx, t.idx, cell) for cell in self._reach(c, a).dests
+            ]
             if not choices:
                 return DONE
             choices.append(Action(ActionKind.DRAG_STOP, a.idx, t.idx))
             return Decision(DecisionKind.DRAG, a.idx, tuple(choices))
-        if value.kind is ActionKind.DRAG_STOP:
-            return DONE
-        routes = reachable(
-            c.bm,
-            blocked_for(c, a),
-            a.pos,
-            max(1, movement_allowance_base(c, a) // 2),
-            move_profile(c, a),
-            occupied=frozenset(c.occupant),
-        )
-        route = routes.route(value.cell)
-        a_path, t_path = [], []
-        for cell in route.cells:
+        if self.stage == 1:
+            if value.kind is ActionKind.DRAG_STOP:
+                return DONE
+            self.path = self._reach(c, a).route(value.cell).cells
+            self.stage = 2
+            value = None
+        if self.stage == 3:  # a reactor answered
+            self.stage = 2
+            if value.kind is ActionKind.BLOCKADE_ATTACK:
+                from cwenv.engine.attack import AttackFrame, AttackMode
+
+                g = c.fighters[self.reactor]
+                pay_reaction(c, g, value.mumm, "Blockadeangriff")
+                return AttackFrame(g.idx, value.target, value.index, AttackMode.BLOCKADE)
+        forced = c.options.forced_movement_blockade is ForcedMovementBlockade.ALL_FORCED
+        while self.i < len(self.path) and a.standing:
+            cell = self.path[self.i]
+            prompt = blockade_prompt(c, a, a.pos, cell, (*self.asked, t.idx))
+            if prompt is None and forced and t.on_map:
+                prompt = blockade_prompt(c, t, t.pos, a.pos, (*self.asked, a.idx))
+            if prompt is not None:
+                self.asked = (*self.asked, prompt.fighter)
+                self.reactor = prompt.fighter
+                self.stage = 3
+                return prompt
             prev = a.pos
             c.move_fighter(a, cell)
             c.move_fighter(t, prev)
-            a_path.append(c.bm.cell(cell))
-            t_path.append(c.bm.cell(prev))
-        c.emit(ev.Moved(a.idx, tuple(a_path), len(a_path), "zerrt"))
-        c.emit(ev.ForcedMove(t.idx, tuple(t_path), "Mitzerren"))
+            self.a_done = (*self.a_done, cell)
+            self.t_done = (*self.t_done, prev)
+            self.i += 1
+        if self.a_done:
+            c.emit(
+                ev.Moved(a.idx, tuple(c.bm.cell(x) for x in self.a_done), len(self.a_done), "zerrt")
+            )
+            c.emit(ev.ForcedMove(t.idx, tuple(c.bm.cell(x) for x in self.t_done), "Mitzerren"))
         return DONE
 
 

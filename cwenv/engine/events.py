@@ -166,6 +166,7 @@ class DamageRolled(Event):
     total: int
     bare: int = 0  # the last dice rolled without the bonus (X33)
     direct: int = 0  # the last dice that ignore armour (X33)
+    flat: int = 0  # added after armour (K01: a disarmed NSC's −2)
 
 
 @dataclass(frozen=True, slots=True)

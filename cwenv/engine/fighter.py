@@ -44,12 +44,14 @@ class FighterState:
         "prone_bonus",
         "reactions",
         "reload_progress",
+        "reloads",
         "side",
         "spec",
         "stabilised",
         "upload_progress",
         "weapons",
         "zehrend",
+        "zone_zehrend",
     )
 
     def __init__(self, idx: int, spec: FighterSpec, pos: int) -> None:
@@ -63,6 +65,7 @@ class FighterState:
         self.reactions = 0
         self.conditions = 0
         self.zehrend: tuple[str, ...] = ()
+        self.zone_zehrend: tuple[str, ...] = ()  # Zehrend types caused by a danger zone (D03)
         self.dead = False
         self.down = False
         self.stabilised = False
@@ -77,6 +80,7 @@ class FighterState:
         self.drawn = 0 if carried else -1  # index of the drawn carried weapon (H04)
         self.ammo = [w.magazine for w in self.weapons]
         self.reload_progress = [0] * len(self.weapons)
+        self.reloads = [-1 if w.reloads is None else w.reloads for w in self.weapons]
         self.jammed = 0  # bit set over weapon indices (A08 Waffe blockiert)
         self.dropped = 0  # bit set over carried weapons knocked away (K01)
         self.disarmed = False  # NSC −2 after Entwaffnen (K01)
@@ -97,6 +101,7 @@ class FighterState:
             setattr(twin, name, getattr(self, name))
         twin.ammo = self.ammo.copy()
         twin.reload_progress = self.reload_progress.copy()
+        twin.reloads = self.reloads.copy()
         twin.upload_progress = self.upload_progress.copy()
         twin.cyber_uses = self.cyber_uses.copy()
         twin.items = self.items.copy()

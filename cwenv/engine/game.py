@@ -27,7 +27,7 @@ class GameSetupError(ValueError):
 class VictoryKind(Enum):
     ELIMINATE = "eliminate"  # the other side has nobody standing
     SURVIVE = "survive"  # ``side`` wins if it still stands after ``rounds`` rounds
-    REACH_EXIT = "reach_exit"  # ``side`` wins when ``count`` of its fighters escaped
+    REACH_EXIT = "reach_exit"  # ``side`` wins when ``count`` of its fighters (or ``vip``) escaped
     PROTECT_VIP = "protect_vip"  # ``side`` loses when fighter ``vip`` is down or dead
 
 
@@ -72,6 +72,18 @@ class Game:
         for v in self.victory:
             if v.kind is VictoryKind.PROTECT_VIP and not 0 <= v.vip < len(self.roster):
                 raise GameSetupError("protect_vip needs the VIP's roster index")
+            if v.kind is VictoryKind.SURVIVE and v.rounds < 1:
+                raise GameSetupError("survive needs rounds >= 1")
+            if v.kind is VictoryKind.REACH_EXIT:
+                if not self.battlemap.exits:
+                    raise GameSetupError("reach_exit needs exit cells on the map")
+                members = sum(1 for spec in self.roster if spec.side is v.side)
+                if v.vip < 0 and not 1 <= v.count <= members:
+                    raise GameSetupError(f"reach_exit count must be 1..{members}")
+                if v.vip >= len(self.roster):
+                    raise GameSetupError("reach_exit names no fighter of the roster")
+        if self.round_limit is not None and self.round_limit < 1:
+            raise GameSetupError("round_limit must be at least 1")
 
     def new_combat(self, seed: int | None = None, dice: Dice | None = None) -> Combat:
         """Start a combat: one seeded generator (or the given dice) for all its draws."""

@@ -80,7 +80,8 @@ def run_handlung(c: Combat, f: FighterState, action: Action) -> Frame | None:
     if kind is ActionKind.USE_ITEM:  # H04 'Medikament einnehmen'
         item = f.items.pop(action.index)
         c.emit(ev.Acted(f.idx, "benutzt", item.name))
-        return _item_effect(c, f, item.kind, item.amount, item.condition)
+        _item_effect(c, f, item.kind, item.amount, item.condition)
+        return None
     if kind is ActionKind.RELOAD:  # H05
         w = f.weapons[action.index]
         f.reload_progress[action.index] += 1
@@ -88,6 +89,8 @@ def run_handlung(c: Combat, f: FighterState, action: Action) -> Frame | None:
         if done:
             f.ammo[action.index] = w.magazine
             f.reload_progress[action.index] = 0
+            if f.reloads[action.index] > 0:
+                f.reloads[action.index] -= 1
         c.emit(ev.Acted(f.idx, "lädt nach", w.name + ("" if done else " (noch nicht fertig)")))
         return None
     if kind is ActionKind.CYBERWARE:  # H09
@@ -103,8 +106,10 @@ def run_handlung(c: Combat, f: FighterState, action: Action) -> Frame | None:
             f.focus_bonus += ability.amount
             return None
         if ability.kind is AbilityKind.HEAL:
-            return _item_effect(c, f, ItemKind.HEAL, ability.amount, None)
-        return _item_effect(c, f, ItemKind.STIM, 0, ability.condition)
+            _item_effect(c, f, ItemKind.HEAL, ability.amount, None)
+        else:
+            _item_effect(c, f, ItemKind.STIM, 0, ability.condition)
+        return None
     return CheckedHandlung(f.idx, action)
 
 
@@ -115,7 +120,6 @@ def _item_effect(
         heal(c, f, sum(c.d10() for _ in range(max(amount, 1))), "Heilung")
     elif condition is not None:
         lose_condition(c, f, condition, "Stimulans")
-    return None
 
 
 class CheckedHandlung(Frame):

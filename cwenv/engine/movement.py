@@ -7,11 +7,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cwenv.battlemap.grid import Terrain
 from cwenv.battlemap.paths import MoveProfile, Route, StepKind
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import check
-from cwenv.engine.damage import DamageFrame, can_use_reaction, pay_reaction, reaction_choices
+from cwenv.engine.damage import (
+    DamageFrame,
+    can_use_reaction,
+    gain_zehrend,
+    pay_reaction,
+    reaction_choices,
+)
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.game import VictoryKind
 from cwenv.model.types import CheckValue, Condition, WeaponKind
@@ -103,6 +110,32 @@ def _provokes(c: Combat, g: FighterState, a: int, b: int) -> int:
     return reach
 
 
+def blockade_prompt(
+    c: Combat, mover: FighterState, a: int, b: int, asked: tuple[int, ...]
+) -> Decision | None:
+    """R04: the first enemy not yet asked in this move whom the step a→b passes within melee
+    reach, and who can pay a reaction (or M05), is asked whether to strike. One
+    Blockadeangriff per enemy per move."""
+    for g in c.fighters:
+        if g.idx in asked or g.side is mover.side or not g.standing:
+            continue
+        if not _provokes(c, g, a, b):
+            continue
+        pay = reaction_choices(c, g)
+        if not pay:
+            continue
+        near = min(c.bm.distance(g.pos, a), c.bm.distance(g.pos, b))
+        choices = [
+            Action(ActionKind.BLOCKADE_ATTACK, g.idx, mover.idx, -1, wi, pay[0])
+            for wi, w in enumerate(g.weapons)
+            if w.kind is WeaponKind.MELEE and g.weapon_usable(wi) and near <= w.reach
+        ]
+        if choices:
+            choices.append(Action(ActionKind.LET_PASS, g.idx, mover.idx))
+            return Decision(DecisionKind.BLOCKADE, g.idx, tuple(choices), (mover.idx,))
+    return None
+
+
 class MoveFrame(Frame):
     """Walk ``path`` cell by cell. Before each step every enemy it passes within melee reach
     may make a Blockadeangriff with a reaction (R04); a mover brought down or made benommen
@@ -142,35 +175,23 @@ class MoveFrame(Frame):
         while self.i < len(self.path):
             a, b = f.pos, self.path[self.i]
             if self.provoke:
-                for g in c.fighters:
-                    if g.idx in self.asked or g.side is f.side or not g.standing:
-                        continue
-                    reach = _provokes(c, g, a, b)
-                    if not reach:
-                        continue
-                    pay = reaction_choices(c, g)
-                    if not pay:
-                        continue
-                    choices = [
-                        Action(ActionKind.BLOCKADE_ATTACK, g.idx, f.idx, -1, wi, pay[0])
-                        for wi, w in enumerate(g.weapons)
-                        if w.kind is WeaponKind.MELEE
-                        and g.weapon_usable(wi)
-                        and c.bm.distance(g.pos, a) <= w.reach
-                    ]
-                    self.asked = (*self.asked, g.idx)
-                    if not choices:
-                        continue
-                    choices.append(Action(ActionKind.LET_PASS, g.idx, f.idx))
-                    self.reactor = g.idx
+                prompt = blockade_prompt(c, f, a, b, self.asked)
+                if prompt is not None:
+                    self.asked = (*self.asked, prompt.fighter)
+                    self.reactor = prompt.fighter
                     self.stage = 1
-                    return Decision(DecisionKind.BLOCKADE, g.idx, tuple(choices), (f.idx,))
+                    return prompt
             if c.occupant.get(b, f.idx) != f.idx and not c.fighters[c.occupant[b]].down:
                 break  # the way is no longer free (someone moved in)
+            entered_fire = c.bm.terrain[b] is Terrain.FIRE and c.bm.terrain[a] is not Terrain.FIRE
             c.move_fighter(f, b)
             self.done = (*self.done, b)
             self.i += 1
-            self.asked = ()
+            if entered_fire:
+                frame = enter_danger_zone(c, f, FIRE_ZEHREND)
+                if frame is not None:
+                    self.stage = 2
+                    return frame
         return self._finish(c, f)
 
     def _finish(self, c: Combat, f: FighterState) -> Return:
@@ -190,6 +211,20 @@ class MoveFrame(Frame):
                 f.aim_target = -1
             _maybe_escape(c, f)
         return DONE
+
+
+FIRE_ZEHREND = "Feuer"
+
+
+def enter_danger_zone(c: Combat, f: FighterState, kind: str) -> Frame | None:
+    """D03: stepping into a danger zone starts its Zehrend (again: 1W10 at once, Z08)."""
+    if kind not in f.zone_zehrend:
+        f.zone_zehrend = (*f.zone_zehrend, kind)
+    return gain_zehrend(c, f, kind)
+
+
+def in_danger_zone(c: Combat, f: FighterState, kind: str) -> bool:
+    return kind == FIRE_ZEHREND and f.on_map and c.bm.terrain[f.pos] is Terrain.FIRE
 
 
 def _maybe_escape(c: Combat, f: FighterState) -> None:

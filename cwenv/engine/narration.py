@@ -51,14 +51,21 @@ def _cells(path: Sequence[tuple[int, int]]) -> str:
 
 
 def _damage(e: ev.DamageRolled, n: Names) -> str:
-    dice = " + ".join(
-        f"{r}{'+' if e.bonus >= 0 else '−'}{abs(e.bonus)}" if e.bonus else str(r) for r in e.rolls
-    )
+    count = len(e.rolls)
+    terms = []
+    for i, r in enumerate(e.rolls):
+        bonus = e.bonus if i < count - e.bare else 0
+        term = f"{r}{'+' if bonus >= 0 else '−'}{abs(bonus)}" if bonus else str(r)
+        if i >= count - e.direct:
+            term += " (direkt)"
+        terms.append(term)
     armour = f", Rüstung {e.armour} je Wurf" if e.armour else ""
+    flat = f", {'+' if e.flat >= 0 else '−'}{abs(e.flat)} (entwaffnet)" if e.flat else ""
     mode = "" if e.mode == "normal" else f" ({e.mode})"
     factor = f", {e.factor}" if e.factor else ""
     return (
-        f"{n[e.target]} erleidet Schaden{mode}: {dice}{armour} = {e.subtotal}{factor} → {e.total}"
+        f"{n[e.target]} erleidet Schaden{mode}: {' + '.join(terms)}{armour}{flat} = "
+        f"{e.subtotal}{factor} → {e.total}"
     )
 
 

@@ -14,6 +14,7 @@ from cwenv.engine.checks import check
 from cwenv.engine.damage import LoseLPFrame, lose_condition, zehrend_damage
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.game import VictoryKind
+from cwenv.engine.movement import in_danger_zone
 from cwenv.model.types import CheckValue, Condition, Skill
 from cwenv.rules.options import (
     InitiativeSystem,
@@ -260,6 +261,15 @@ class EndOfRoundFrame(Frame):
         want_dying = not phased or self.stage == 2
         if self.phase == 0:  # Zehrend damage (Z08)
             if want_zehrend and self.kind_i < len(f.zehrend):
+                kind = f.zehrend[self.kind_i]
+                if kind in f.zone_zehrend and not in_danger_zone(c, f, kind):
+                    # D03: out of the danger zone, the cause is gone without a check.
+                    f.zehrend = tuple(k for k in f.zehrend if k != kind)
+                    f.zone_zehrend = tuple(k for k in f.zone_zehrend if k != kind)
+                    c.emit(
+                        ev.ConditionLost(f.idx, f"zehrend ({kind})", "Gefahrenbereich verlassen")
+                    )
+                    return self._advance(c, f, None, phased)
                 self.phase = 1
                 return zehrend_damage(
                     c, f, f.zehrend[self.kind_i], f"Zehrend ({f.zehrend[self.kind_i]})"
@@ -268,6 +278,10 @@ class EndOfRoundFrame(Frame):
         if self.phase == 1:  # the free 'passende Probe' (Z08, X20)
             if f.dead or self.kind_i >= len(f.zehrend):
                 self.phase = 2
+            elif in_danger_zone(c, f, f.zehrend[self.kind_i]):
+                self.kind_i += 1  # D03: no check ends it while the cause is still there
+                self.phase = 0
+                return self._advance(c, f, None, phased)
             elif value is None:
                 kind = f.zehrend[self.kind_i]
                 return check(

@@ -231,7 +231,7 @@ class Combat:
                 stack.append(result)
                 value = None
             else:
-                self._pending = result
+                self._pending = result  # type: ignore[assignment]  # the only other kind
                 return
         self._finish(None, "Rundenlimit erreicht")
 
@@ -240,7 +240,8 @@ class Combat:
         self._stack.clear()
         self._pending = None
         self._legal = []
-        self.emit(ev.CombatEnded(winner.label if winner else "Unentschieden", reason, self.round))
+        label = winner.label if winner is not None else "Unentschieden"
+        self.emit(ev.CombatEnded(label, reason, self.round))
 
     def _decide_outcome(self) -> bool:
         """Check the victory conditions; end the combat when one is met."""
@@ -255,7 +256,7 @@ class Combat:
                     return True
             elif v.kind is VictoryKind.REACH_EXIT:
                 escaped = sum(1 for f in self.fighters if f.side is v.side and f.fled)
-                if escaped >= v.count:
+                if self.fighters[v.vip].fled if v.vip >= 0 else escaped >= v.count:
                     self._finish(v.side, "Ausgang erreicht")
                     return True
         if not runners_up and not gegner_up:

@@ -202,7 +202,9 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
         handlungen = handlung_actions(c, f)
         acts.extend(handlungen)
         # X40 alternative: whoever moved must take the Handlung the movement belongs to.
-        committed = bool(handlungen) and turn.moved > 0 and not c.options.move_with_forfeited_handlung
+        committed = (
+            bool(handlungen) and turn.moved > 0 and not c.options.move_with_forfeited_handlung
+        )
     elif not f.extra_action_used and can_spend_mumm(c, f, MummSpend.ZUSAETZLICHE_AKTION.cost):
         acts.append(Action(ActionKind.MUMM_EXTRA_ACTION, fighter))
     if not committed:
@@ -287,7 +289,12 @@ def handlung_actions(c: Combat, f: FighterState) -> list[Action]:
             acts.append(Action(ActionKind.USE_ITEM, i, index=slot))
     if f.drawn >= 0:
         w = f.weapons[f.drawn]
-        if w.uses_ammo and w.nachladen >= 1 and f.ammo[f.drawn] < w.magazine:
+        if (
+            w.uses_ammo
+            and w.nachladen >= 1
+            and f.ammo[f.drawn] < w.magazine
+            and f.reloads[f.drawn] != 0
+        ):
             acts.append(Action(ActionKind.RELOAD, i, index=f.drawn))
     for slot in range(len(f.backpack)):
         acts.append(Action(ActionKind.RUCKSACK, i, index=slot))

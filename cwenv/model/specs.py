@@ -51,6 +51,7 @@ class WeaponSpec:
     ranges: tuple[RangeBand, ...] = ()
     magazine: int = 0
     nachladen: int = 0
+    reloads: int | None = None  # spare magazines (None: enough for any fight)
     attack_modifier: int = 0
     non_lethal: bool = False
     area_radius: int = 0

@@ -9,7 +9,7 @@ an option cites both the rule ID and the X-ID. ``docs/rules.md`` is generated fr
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
@@ -441,6 +441,9 @@ class RuleOptions:
         True, "X41", "P08 works in combat; helping costs the helper's Handlung.", "false"
     )
     nsc_may_help: bool = _opt(False, "X41", "P08 speaks of Runner.", "true")
+    nsc_actionbonus: bool = _opt(
+        False, "X41", "P03 grants the Actionbonus to a Runner.", "true (with X14 declared)"
+    )
     behinderung_scope: BehinderungScope = _opt(
         BehinderungScope.ATTACKS, "X42", "A01 names the attack value.", "all_physical"
     )
@@ -514,8 +517,9 @@ def _show(value: Any) -> str:
 def option_table() -> list[OptionInfo]:
     """One row per option, in declaration order (for docs and ``cwenv rules options``)."""
     rows = []
+    defaults = RuleOptions()
     for f in fields(RuleOptions):
-        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        default = getattr(defaults, f.name)
         rows.append(
             OptionInfo(
                 name=f.name,
