@@ -44,6 +44,12 @@ class CombatMachine(RuleBasedStateMachine):
         twin.apply(action)
         assert twin.events == self.combat.events
 
+    @precondition(lambda self: self.combat.is_terminal())
+    @rule(seed=st.integers(0, 2**31 - 1))
+    def next_fight(self, seed: int) -> None:
+        """After the end, the same fight again with another seed (keeps the run going)."""
+        self.combat = self.combat.game.new_combat(seed)
+
     @invariant()
     def holds(self) -> None:
         if hasattr(self, "combat"):

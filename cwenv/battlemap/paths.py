@@ -135,7 +135,9 @@ def _edge_table(bm: BattleMap, profile: MoveProfile) -> list[tuple[Edge, ...] | 
 class Reach:
     """The result of a movement search: destinations and their routes (built on demand)."""
 
-    __slots__ = ("_best", "_drop", "_pred", "_prov", "dest_set", "dests", "difficult", "start")
+    __slots__ = (
+        "_best", "_drop", "_mult", "_pred", "_prov", "dest_set", "dests", "difficult", "start",
+    )
 
     def __init__(
         self,
@@ -155,6 +157,8 @@ class Reach:
         self.dests = dests
         self.dest_set = frozenset(dests)
         self.difficult = difficult
+        # Search states are cell * kinds + kind; the free search keys states by cell alone.
+        self._mult = _KINDS if difficult else 1
 
     def __contains__(self, cell: object) -> bool:
         return cell in self.dest_set
@@ -164,7 +168,7 @@ class Reach:
 
     def _key(self, cell: int) -> int:
         if not self.difficult:
-            return cell * _KINDS
+            return cell
         best_key = -1
         for kind in DIFFICULT_KINDS:
             key = cell * _KINDS + kind
@@ -183,21 +187,22 @@ class Reach:
         path = [cell]
         first_hard_from_end = -1
         k = key
-        start_key = self.start * _KINDS
+        mult = self._mult
+        start_key = self.start * mult
         while k != start_key:
             before = self._pred[k]
-            if before % _KINDS == 0 and k % _KINDS != 0:
+            if before % mult == 0 and k % mult != 0:
                 first_hard_from_end = len(path) - 1
             k = before
             if k != start_key:
-                path.append(k // _KINDS)
+                path.append(k // mult)
         path.reverse()
         first_hard = len(path) - 1 - first_hard_from_end if first_hard_from_end >= 0 else -1
         return Route(
             dest=cell,
             cells=tuple(path),
             metres=self._best[key],
-            kind=StepKind(key % _KINDS),
+            kind=StepKind(key % self._mult),
             provocations=self._prov[key],
             drop=self._drop.get(key, 0),
             first_hard=first_hard,
@@ -225,8 +230,15 @@ def reachable(
     provokes it (R04). With ``difficult`` the search returns the routes that use exactly one
     kind of difficult step (a Schwierige Bewegung, H07); otherwise only free movement.
     """
-    table = _edge_table(bm, profile)
     threats: Sequence[int] = threat if threat is not None else ()
+    stuck = occupied - passable_occupied
+    if stuck:
+        blocked = blocked[:]
+        for cell in stuck:
+            blocked[cell] = 1
+    if not difficult:
+        return _reach_free(bm, blocked, start, budget, profile, occupied, threats)
+    table = _edge_table(bm, profile)
     start_key = start * _KINDS
     best = {start_key: 0}
     prov = {start_key: 0}
@@ -255,8 +267,6 @@ def reachable(
                     new_key = to * _KINDS + step_kind
                 else:
                     new_key = to * _KINDS + kind
-                if to in occupied and to not in passable_occupied:
-                    continue
                 np = p0 + (here & threats[to]).bit_count() if here else p0
                 b = best.get(new_key)
                 if b is None or nm < b:
@@ -279,6 +289,61 @@ def reachable(
             continue
         dests.add(cell)
     return Reach(start, best, prov, pred, drop, sorted(dests), difficult)
+
+
+def _free_table(bm: BattleMap, profile: MoveProfile) -> list[tuple[tuple[int, int], ...] | None]:
+    key = ("free", profile)
+    table = bm.edge_cache.get(key)
+    if table is None:
+        table = [None] * bm.size
+        bm.edge_cache[key] = table
+    return table  # type: ignore[return-value]
+
+
+def _reach_free(
+    bm: BattleMap,
+    blocked: bytearray,
+    start: int,
+    budget: int,
+    profile: MoveProfile,
+    occupied: frozenset[int],
+    threats: Sequence[int],
+) -> Reach:
+    """The free-movement search: the common case, kept lean (no step kinds, no drops)."""
+    table = _free_table(bm, profile)
+    best = {start: 0}
+    prov = {start: 0}
+    pred: dict[int, int] = {}
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    for metres in range(budget + 1):
+        for cell in buckets[metres]:
+            if best[cell] != metres:
+                continue
+            edges = table[cell]
+            if edges is None:
+                edges = tuple(
+                    (to, cost) for to, cost, kind, _ in _terrain_edges(bm, cell, profile) if not kind
+                )
+                table[cell] = edges
+            p0 = prov[cell]
+            here = threats[cell] if threats else 0
+            for to, cost in edges:
+                nm = metres + cost
+                if nm > budget or blocked[to]:
+                    continue
+                np = p0 + (here & threats[to]).bit_count() if here else p0
+                b = best.get(to)
+                if b is None or nm < b:
+                    best[to] = nm
+                    prov[to] = np
+                    pred[to] = cell
+                    buckets[nm].append(to)
+                elif nm == b and np < prov[to]:
+                    prov[to] = np
+                    pred[to] = cell
+    dests = sorted(cell for cell in best if cell != start and cell not in occupied)
+    return Reach(start, best, prov, pred, {}, dests, False)
 
 
 def has_difficult_terrain(bm: BattleMap) -> bool:

@@ -244,9 +244,32 @@ def handlung_actions(c: Combat, f: FighterState) -> list[Action]:
     prone = f.prone
     targets = [t for t in c.fighters if can_target(c, f, t)]
     usable = [wi for wi in range(len(f.weapons)) if f.weapon_usable(wi)]
+    memo: dict[tuple[int, bool], bool] = {}
+
+    def open_to(t: FighterState, area: bool) -> bool:
+        """A direct ranged attack on ``t`` is possible (not full cover, C01); shared by every
+        weapon, Zielen and hack this turn."""
+        key = (t.idx, area)
+        hit = memo.get(key)
+        if hit is None:
+            hit = cover_against(c, f, t, ranged=True, area=area).level.value < 3
+            memo[key] = hit
+        return hit
+
     for t in targets:
+        dist = bm.distance(f.pos, t.pos)
+        sight: bool | None = None
         for wi in usable:
-            if weapon_reaches(c, f, t, wi, area=True):
+            w = f.weapons[wi]
+            if w.range_modifier(dist) is None:
+                continue
+            if w.kind is WeaponKind.MELEE:
+                if sight is None:
+                    sight = has_line_of_sight(bm, c.opaque, f.pos, t.pos)
+                ok = sight
+            else:
+                ok = open_to(t, w.area_radius > 0)
+            if ok:
                 acts.append(Action(ActionKind.ATTACK, i, t.idx, index=wi))
     for t in targets:  # K01–K05: unarmed reach, against standing foes
         if t.down or bm.distance(f.pos, t.pos) > 1:
@@ -254,23 +277,21 @@ def handlung_actions(c: Combat, f: FighterState) -> list[Action]:
         for m in Maneuver:
             if _maneuver_allowed(f, t, m):
                 acts.append(Action(ActionKind.MANEUVER, i, t.idx, index=int(m)))
-    if f.drawn >= 0 and f.weapons[f.drawn].kind is WeaponKind.RANGED and f.weapon_usable(f.drawn):
+    drawn = f.weapons[f.drawn] if f.drawn >= 0 else None
+    if drawn is not None and drawn.kind is WeaponKind.RANGED and f.weapon_usable(f.drawn):
         for t in targets:  # H11 Zielen
             if t.down:
                 continue
             if t.idx == f.aim_target and f.aim_stacks >= opts.zielen_max_stacks:
                 continue
-            if weapon_reaches(c, f, t, f.drawn):
+            if drawn.range_modifier(bm.distance(f.pos, t.pos)) is not None and open_to(t, False):
                 acts.append(Action(ActionKind.ZIELEN, i, t.idx))
     for hi, hack in enumerate(f.spec.hacks):  # H03, H10
         if f.upload_progress[hi] < hack.upload:
             acts.append(Action(ActionKind.UPLOAD, i, index=hi))
             continue
         for t in targets:
-            if bm.distance(f.pos, t.pos) > hack.range_m:
-                continue
-            cover = cover_against(c, f, t, ranged=True, area=hack.area_radius > 0)
-            if cover.level.value < 3:
+            if bm.distance(f.pos, t.pos) <= hack.range_m and open_to(t, hack.area_radius > 0):
                 acts.append(Action(ActionKind.HACK, i, t.idx, index=hi))
     if movement_allowance(c, f) > 0 and not prone:
         acts.append(Action(ActionKind.SPRINT, i))
