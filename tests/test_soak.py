@@ -37,10 +37,12 @@ def _game(kind: str, name: str, variant: str) -> Game:
 
 
 def _plan() -> list[tuple[str, str, str, int]]:
-    jobs = [("scenario", name, variant, seed)
-            for name in list_scenarios()
-            for variant in ("steps", "passes")
-            for seed in range(SCENARIO_SEEDS)]
+    jobs = [
+        ("scenario", name, variant, seed)
+        for name in list_scenarios()
+        for variant in ("steps", "passes")
+        for seed in range(SCENARIO_SEEDS)
+    ]
     zoo = [(name, variant) for name in sorted(ALL_GAMES) for variant in sorted(VARIANTS)]
     seed = 0
     while len(jobs) < TOTAL_GAMES:

@@ -136,7 +136,15 @@ class Reach:
     """The result of a movement search: destinations and their routes (built on demand)."""
 
     __slots__ = (
-        "_best", "_drop", "_mult", "_pred", "_prov", "dest_set", "dests", "difficult", "start",
+        "_best",
+        "_drop",
+        "_mult",
+        "_pred",
+        "_prov",
+        "dest_set",
+        "dests",
+        "difficult",
+        "start",
     )
 
     def __init__(
@@ -323,7 +331,9 @@ def _reach_free(
             edges = table[cell]
             if edges is None:
                 edges = tuple(
-                    (to, cost) for to, cost, kind, _ in _terrain_edges(bm, cell, profile) if not kind
+                    (to, cost)
+                    for to, cost, kind, _ in _terrain_edges(bm, cell, profile)
+                    if not kind
                 )
                 table[cell] = edges
             p0 = prov[cell]

@@ -9,8 +9,10 @@ from __future__ import annotations
 import typer
 
 from cwenv import __version__
+from cwenv.cli import fight as fight_cmd
 from cwenv.cli import odds as odds_cmd
 from cwenv.cli import rules as rules_cmd
+from cwenv.cli import scenarios as scenarios_cmd
 
 app = typer.Typer(
     name="cwenv",
@@ -21,14 +23,9 @@ app = typer.Typer(
 )
 
 app.command("odds")(odds_cmd.odds)
+app.command("fight")(fight_cmd.fight)
 app.add_typer(rules_cmd.app, name="rules")
-
-try:  # command groups that land in later slices register themselves when present
-    from cwenv.cli import scenarios as scenarios_cmd
-
-    app.add_typer(scenarios_cmd.app, name="scenarios")
-except ImportError:  # pragma: no cover
-    pass
+app.add_typer(scenarios_cmd.app, name="scenarios")
 
 
 @app.command("version")

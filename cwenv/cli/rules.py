@@ -64,3 +64,26 @@ def show(variant: str = typer.Argument(..., help="Variant name or YAML path.")) 
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     typer.echo(json.dumps(options_to_mapping(opts), ensure_ascii=False, indent=2))
+
+
+@app.command("doc")
+def doc(
+    out: Path = typer.Option(Path("docs/rules.md"), "--out", help="Where to write the document."),
+    check: bool = typer.Option(False, "--check", help="Only check that OUT is up to date."),
+) -> None:
+    """Write docs/rules.md: every checklist ID with its implementation and its tests."""
+    from cwenv.rules.coverage import render, scan
+
+    cov = scan()
+    text = render(cov)
+    if check:
+        current = out.read_text(encoding="utf-8") if out.exists() else ""
+        if current != text:
+            typer.echo(f"{out} is stale; run `cwenv rules doc`", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"{out} is up to date")
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    missing = cov.missing()
+    typer.echo(f"wrote {out}; combat rules without implementation or test: {missing or 'none'}")

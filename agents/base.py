@@ -1,0 +1,124 @@
+"""The one interface every agent implements: given a decision point, return an action.
+
+The same interface drives enemies in the environments, in tournaments, in stress tests and
+at the table. An agent sees a read-only :class:`DecisionView` of the combat (and may clone
+it to look ahead), the legal actions, and its own seeded generator; it never draws from a
+global random source.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from cwenv.engine.actions import Action, Decision
+
+if TYPE_CHECKING:
+    from cwenv.battlemap.grid import BattleMap
+    from cwenv.engine.events import Event
+    from cwenv.engine.fighter import FighterState
+    from cwenv.engine.game import Game
+    from cwenv.engine.state import Combat
+    from cwenv.rules.options import RuleOptions
+
+
+class DecisionView:
+    """A read-only window on a combat at a decision point.
+
+    Agents must not change what they see; :meth:`clone` gives them a private copy to play
+    forward (search agents use it as a forward model).
+    """
+
+    __slots__ = ("_combat",)
+
+    def __init__(self, combat: Combat) -> None:
+        self._combat = combat
+
+    @property
+    def decision(self) -> Decision:
+        d = self._combat.decision
+        if d is None:
+            raise ValueError("the combat is over; there is no decision")
+        return d
+
+    @property
+    def fighter(self) -> FighterState:
+        """The deciding fighter."""
+        return self._combat.fighters[self.decision.fighter]
+
+    @property
+    def fighters(self) -> Sequence[FighterState]:
+        return tuple(self._combat.fighters)
+
+    @property
+    def game(self) -> Game:
+        return self._combat.game
+
+    @property
+    def options(self) -> RuleOptions:
+        return self._combat.options
+
+    @property
+    def battlemap(self) -> BattleMap:
+        return self._combat.bm
+
+    @property
+    def round(self) -> int:
+        return self._combat.round
+
+    @property
+    def events(self) -> Sequence[Event]:
+        return tuple(self._combat.events)
+
+    @property
+    def opaque(self) -> bytes:
+        return bytes(self._combat.opaque)
+
+    def legal_actions(self) -> list[Action]:
+        return list(self._combat.legal_actions())
+
+    def clone(self) -> Combat:
+        """A private, mutable copy of the combat (dice included) for lookahead."""
+        return self._combat.clone()
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with a ``name`` and ``act``."""
+
+    name: str
+
+    def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose one of ``legal`` (never empty) for the decision in ``view``."""
+        ...
+
+
+class RandomAgent:
+    """Uniform over the legal actions."""
+
+    name = "random"
+    description = "wählt gleichverteilt unter den legalen Aktionen"
+
+    def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return legal[rng.randrange(len(legal))]
+
+
+def play_out(
+    combat: Combat,
+    agents: dict[int, Agent],
+    rngs: dict[int, random.Random],
+    *,
+    max_steps: int = 200_000,
+) -> None:
+    """Drive ``combat`` to its end: each decision goes to the agent of the deciding side
+    (``agents`` and ``rngs`` keyed by ``Side`` value)."""
+    view = DecisionView(combat)
+    steps = 0
+    while not combat.is_terminal():
+        side = int(combat.fighters[combat.current_fighter()].side)
+        legal = combat.legal_actions()
+        combat.apply(agents[side].act(view, legal, rngs[side]))
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"combat did not end within {max_steps} decisions")

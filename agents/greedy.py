@@ -1,0 +1,85 @@
+"""A plain greedy baseline: attack the most hurt enemy in reach, otherwise close in.
+
+No tactics beyond that; the doctrines (Stürmer, Schütze, Taktiker) build smarter behaviour.
+Prompts get the obvious answers: defend when possible, catch falls, avert death and Patzer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from agents.base import DecisionView
+from cwenv.engine.actions import Action, ActionKind, DecisionKind
+
+PROMPT_PREFERENCE = (
+    ActionKind.DEFEND,
+    ActionKind.BLOCKADE_ATTACK,
+    ActionKind.CATCH_FALL,
+    ActionKind.AVERT_DEATH,
+    ActionKind.POST_AVERT,
+    ActionKind.KEEP_SECOND,
+    ActionKind.PRE_NONE,
+    ActionKind.POST_ACCEPT,
+    ActionKind.STAY_UP,
+    ActionKind.TAKE_DAMAGE,
+    ActionKind.DRAG_STOP,
+)
+
+
+class GreedyAgent:
+    name = "greedy"
+    description = "greift den am stärksten verletzten Gegner in Reichweite an, sonst rückt er vor"
+
+    def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
+        d = view.decision
+        if d.kind is DecisionKind.TURN:
+            return self._turn(view, legal, rng)
+        if d.kind is DecisionKind.KEEP:
+            return _keep_better(view, legal)
+        for kind in PROMPT_PREFERENCE:
+            for a in legal:
+                if a.kind is kind:
+                    return a
+        return legal[0]
+
+    def _turn(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
+        fighters = view.fighters
+        attacks = [a for a in legal if a.kind is ActionKind.ATTACK and fighters[a.target].standing]
+        if attacks:
+            return min(attacks, key=lambda a: (fighters[a.target].lp, a.index))
+        me = view.fighter
+        enemies = [f for f in fighters if f.side is not me.side and f.standing]
+        moves = [a for a in legal if a.kind is ActionKind.MOVE]
+        if enemies and moves:
+            bm = view.battlemap
+            here = min(bm.distance(me.pos, e.pos) for e in enemies)
+
+            def gap(a: Action) -> int:
+                return min(bm.distance(a.cell, e.pos) for e in enemies)
+
+            best = min(moves, key=lambda a: (gap(a), a.cell))
+            if gap(best) < here:
+                return best
+        reload = [a for a in legal if a.kind is ActionKind.RELOAD]
+        if reload:
+            return reload[0]
+        for a in legal:
+            if a.kind is ActionKind.END_TURN:
+                return a
+        return legal[rng.randrange(len(legal))]
+
+
+def _keep_better(view: DecisionView, legal: Sequence[Action]) -> Action:
+    """M03: keep whichever of the two rolls is the better result."""
+    from cwenv.engine.events import CheckRolled
+
+    rolls = [e for e in view.events if isinstance(e, CheckRolled)][-2:]
+    first, second = rolls[0], rolls[1]
+    second_better = (second.success, second.qs, not second.patzer) >= (
+        first.success,
+        first.qs,
+        not first.patzer,
+    )
+    want = ActionKind.KEEP_SECOND if second_better else ActionKind.KEEP_FIRST
+    return next(a for a in legal if a.kind is want)

@@ -1,0 +1,47 @@
+"""``cwenv fight SCENARIO``: play one seeded fight and narrate it in German."""
+
+from __future__ import annotations
+
+import random
+
+import typer
+
+from agents.base import play_out
+from agents.registry import UnknownAgentError, make_agent
+from cwenv.engine.narration import narrate
+from cwenv.model.types import Side
+from cwenv.yamlio import ConfigError
+
+
+def fight(
+    scenario: str = typer.Argument(..., help="Scenario name (cwenv scenarios list) or YAML file."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the fight's dice and the agents."),
+    runners: str = typer.Option("greedy", "--runners", help="Agent for the Runner side."),
+    nscs: str = typer.Option("greedy", "--nscs", help="Agent for the Gegner and neutrals."),
+    rules: str | None = typer.Option(None, "--rules", help="Rule variant name or YAML file."),
+    quiet: bool = typer.Option(False, "--quiet", help="Print only the outcome."),
+) -> None:
+    """Play one fight between two agents and narrate every event."""
+    from cwenv.content import load_scenario
+
+    try:
+        game = load_scenario(scenario, rules=rules)
+        runner_agent, nsc_agent = make_agent(runners), make_agent(nscs)
+    except (ConfigError, UnknownAgentError) as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    combat = game.new_combat(seed)
+    agents = {
+        int(Side.RUNNER): runner_agent,
+        int(Side.GEGNER): nsc_agent,
+        int(Side.NEUTRAL): nsc_agent,
+    }
+    rngs = {side: random.Random(seed * 1000 + side) for side in agents}
+    play_out(combat, agents, rngs)
+    if not quiet:
+        for event in combat.events:
+            typer.echo(narrate(event, game.names))
+    outcome = combat.outcome
+    assert outcome is not None
+    winner = outcome.winner.label if outcome.winner is not None else "Unentschieden"
+    typer.echo(f"Ergebnis: {winner} nach {outcome.rounds} Runden ({outcome.reason})")
