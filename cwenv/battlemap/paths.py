@@ -317,11 +317,17 @@ def _reach_free(
     occupied: frozenset[int],
     threats: Sequence[int],
 ) -> Reach:
-    """The free-movement search: the common case, kept lean (no step kinds, no drops)."""
+    """The free-movement search: the common case, kept lean (no step kinds, no drops).
+
+    State lives in flat lists indexed by cell, which is markedly faster than dicts here.
+    """
     table = _free_table(bm, profile)
-    best = {start: 0}
-    prov = {start: 0}
-    pred: dict[int, int] = {}
+    unseen = budget + 1
+    best = [unseen] * bm.size
+    prov = [0] * bm.size
+    pred = [-1] * bm.size
+    best[start] = 0
+    reached = [start]
     buckets: list[list[int]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)
     for metres in range(budget + 1):
@@ -331,9 +337,7 @@ def _reach_free(
             edges = table[cell]
             if edges is None:
                 edges = tuple(
-                    (to, cost)
-                    for to, cost, kind, _ in _terrain_edges(bm, cell, profile)
-                    if not kind
+                    (to, cost) for to, cost, kind, _ in _terrain_edges(bm, cell, profile) if not kind
                 )
                 table[cell] = edges
             p0 = prov[cell]
@@ -342,18 +346,30 @@ def _reach_free(
                 nm = metres + cost
                 if nm > budget or blocked[to]:
                     continue
+                b = best[to]
+                if nm > b:
+                    continue
                 np = p0 + (here & threats[to]).bit_count() if here else p0
-                b = best.get(to)
-                if b is None or nm < b:
+                if nm < b:
+                    if b == unseen:
+                        reached.append(to)
                     best[to] = nm
                     prov[to] = np
                     pred[to] = cell
                     buckets[nm].append(to)
-                elif nm == b and np < prov[to]:
+                elif np < prov[to]:
                     prov[to] = np
                     pred[to] = cell
-    dests = sorted(cell for cell in best if cell != start and cell not in occupied)
-    return Reach(start, best, prov, pred, {}, dests, False)
+    dests = sorted(cell for cell in reached if cell != start and cell not in occupied)
+    return Reach(
+        start,
+        {cell: best[cell] for cell in reached},
+        {cell: prov[cell] for cell in reached},
+        {cell: pred[cell] for cell in reached if cell != start},
+        {},
+        dests,
+        False,
+    )
 
 
 def has_difficult_terrain(bm: BattleMap) -> bool:

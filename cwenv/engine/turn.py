@@ -181,7 +181,7 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
             passable_occupied=passable,
             threat=threat,
         )
-        acts.extend([Action(ActionKind.MOVE, fighter, cell=cell) for cell in c.routes.dests])
+        acts.extend([move_action(fighter, cell) for cell in c.routes.dests])
         if turn.handlungen > 0 and has_difficult_terrain(c.bm):
             c.hard_routes = reachable(
                 c.bm,
@@ -210,6 +210,19 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
     if not committed:
         acts.append(Action(ActionKind.END_TURN, fighter))
     return acts
+
+
+_MOVES: dict[int, Action] = {}
+
+
+def move_action(fighter: int, cell: int) -> Action:
+    """MOVE actions are immutable values; sharing them spares building hundreds per turn."""
+    key = (cell << 8) | fighter
+    action = _MOVES.get(key)
+    if action is None:
+        action = Action(ActionKind.MOVE, fighter, cell=cell)
+        _MOVES[key] = action
+    return action
 
 
 def can_target(c: Combat, f: FighterState, t: FighterState) -> bool:

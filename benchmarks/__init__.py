@@ -1,0 +1,1 @@
+"""Benchmarks of cwenv (``python -m benchmarks``); results in benchmarks/RESULTS.md."""
