@@ -9,7 +9,7 @@ miss through living cover (C05) → on success the target may defend (A02, A03) 
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cwenv.battlemap.los import cells_in_radius, has_line_of_sight
 from cwenv.engine import events as ev
@@ -93,6 +93,87 @@ def defence_values(
     ):
         return (CheckValue.AUSWEICHEN, CheckValue.KAMPFKUNST)
     return (CheckValue.AUSWEICHEN,)
+
+
+class AttackPlan(NamedTuple):
+    """What an attack will roll against, worked out before the roll (A01)."""
+
+    parts: tuple[tuple[str, int], ...]
+    cover: Cover
+    ranged: bool
+    targets: tuple[int, ...]
+    aim_qs: int
+    no_cover_probenwert: int
+
+    @property
+    def probenwert(self) -> int:
+        return sum(v for _, v in self.parts)
+
+
+def plan_attack(
+    c: Combat, a: FighterState, t: FighterState, mode: AttackMode, index: int
+) -> AttackPlan:
+    """The attack value's parts (A01): skill and conditions, the weapon's modifier, range,
+    cover (C01–C04, R06), Zielen (H11, X03), a disarmed NSC's −2 (K01), manoeuvre
+    difficulty (K01, K03), help (P08). Pure: it changes nothing, so menus and agents can
+    show the exact odds of an attack before it is made."""
+    ranged = attack_is_ranged(a, mode, index)
+    radius = area_radius(a, mode, index)
+    if mode is AttackMode.HACK:
+        skill = CheckValue.HACKING
+        hack = a.spec.hacks[index]
+    else:
+        weapon = UNARMED if mode is AttackMode.MANEUVER else a.weapons[index]
+        skill = CheckValue(weapon.skill.value)
+    parts = check_parts(c, a, skill, attack=True)
+    targets: tuple[int, ...] = (t.idx,)
+    if radius:
+        ignores = mode is AttackMode.HACK or c.options.area_cover is AreaCover.ALL_AREA_ATTACKS
+        durch = hack.durchdringung if mode is AttackMode.HACK else weapon.durchdringung
+        targets = area_targets(c, t.pos, radius, durch)
+        cover = cover_against(c, a, t, ranged=True, area=ignores)
+    else:
+        cover = cover_against(c, a, t, ranged=ranged)
+    if mode is AttackMode.WEAPON or mode is AttackMode.BLOCKADE:
+        if weapon.attack_modifier:
+            parts.append((weapon.name, weapon.attack_modifier))
+        rm = weapon.range_modifier(c.bm.distance(a.pos, t.pos)) if ranged else 0
+        if rm:
+            parts.append(("Entfernung", rm))
+    elif mode is AttackMode.HACK:
+        if hack.modifier:
+            parts.append((hack.name, hack.modifier))
+    else:
+        mod = MANEUVER_MODIFIER.get(Maneuver(index), 0)
+        if mod:
+            parts.append((Maneuver(index).label, mod))
+    cover_penalty = cover.level.penalty
+    if cover_penalty:
+        parts.append((cover.level.label + (" (lebend)" if cover.living else ""), cover_penalty))
+    if (
+        t.prone_bonus
+        and cover.level is CoverLevel.NONE
+        and (ranged or c.options.niederwerfen_vs_melee)
+    ):
+        parts.append(("niedergeworfen", -2))  # R06 without cover
+    aim_qs = 0
+    if ranged and mode is AttackMode.WEAPON and a.aim_target == t.idx and a.aim_stacks:
+        opts = c.options
+        parts.append(("Zielen", opts.zielen_bonus * a.aim_stacks))  # H11, X03
+        aim_qs = opts.zielen_qs_bonus * a.aim_stacks
+    if a.disarmed:
+        parts.append(("entwaffnet", -c.options.entwaffnen_nsc_penalty))
+    if a.help_bonus:
+        parts.append(("Hilfe", a.help_bonus))
+    probenwert = sum(v for _, v in parts)
+    return AttackPlan(
+        tuple(parts),
+        cover,
+        ranged,
+        targets,
+        aim_qs,
+        probenwert - (cover_penalty if cover.living else 0),
+    )
 
 
 class AttackFrame(Frame):
@@ -188,76 +269,22 @@ class AttackFrame(Frame):
             pay_reaction(c, t, value.mumm, "Niederwerfen")
             gain_condition(c, t, Condition.NIEDERGEWORFEN)
             t.prone_bonus = True
-        ranged = attack_is_ranged(a, self.mode, self.index)
-        radius = area_radius(a, self.mode, self.index)
-        area = radius > 0
-        skill = (
-            CheckValue.HACKING
-            if self.mode is AttackMode.HACK
-            else CheckValue(
-                (UNARMED.skill if self.mode is AttackMode.MANEUVER else self._weapon(a).skill).value
-            )
-        )
-        parts = check_parts(c, a, skill, attack=True)
-        if area:
-            ignores = (
-                self.mode is AttackMode.HACK or c.options.area_cover is AreaCover.ALL_AREA_ATTACKS
-            )
-            durch = (
-                self._hack(a).durchdringung
-                if self.mode is AttackMode.HACK
-                else self._weapon(a).durchdringung
-            )
-            self.targets = area_targets(c, t.pos, radius, durch)
-            cover = cover_against(c, a, t, ranged=True, area=ignores)
-        else:
-            cover = cover_against(c, a, t, ranged=ranged)
-        self.cover = cover
-        if cover.level is CoverLevel.FULL:
+        plan = plan_attack(c, a, t, self.mode, self.index)
+        self.cover = plan.cover
+        self.targets = plan.targets
+        if plan.cover.level is CoverLevel.FULL:
             c.emit(ev.AttackFailed(a.idx, t.idx, "volle Deckung"))
             return DONE
-        if self.mode is AttackMode.WEAPON or self.mode is AttackMode.BLOCKADE:
-            w = self._weapon(a)
-            if w.attack_modifier:
-                parts.append((w.name, w.attack_modifier))
-            rm = w.range_modifier(c.bm.distance(a.pos, t.pos)) if ranged else 0
-            if rm:
-                parts.append(("Entfernung", rm))
-        elif self.mode is AttackMode.HACK:
-            h = self._hack(a)
-            if h.modifier:
-                parts.append((h.name, h.modifier))
-        else:
-            mod = MANEUVER_MODIFIER.get(Maneuver(self.index), 0)
-            if mod:
-                parts.append((Maneuver(self.index).label, mod))
-        cover_penalty = cover.level.penalty
-        if cover_penalty:
-            label = cover.level.label + (" (lebend)" if cover.living else "")
-            parts.append((label, cover_penalty))
-        if (
-            t.prone_bonus
-            and cover.level is CoverLevel.NONE
-            and (ranged or c.options.niederwerfen_vs_melee)
-        ):
-            parts.append(("niedergeworfen", -2))  # R06 without cover
-        if ranged and self.mode is AttackMode.WEAPON and a.aim_target == t.idx and a.aim_stacks:
-            opts = c.options
-            parts.append(("Zielen", opts.zielen_bonus * a.aim_stacks))  # H11, X03
-            self.aim_qs = opts.zielen_qs_bonus * a.aim_stacks
+        self.aim_qs = plan.aim_qs
+        if plan.aim_qs:
             c.count("zielen_used")
-        if a.aim_stacks and self.mode is AttackMode.WEAPON and ranged:
+        if a.aim_stacks and self.mode is AttackMode.WEAPON and plan.ranged:
             a.aim_stacks = 0  # the aim is spent on this shot (X03)
             a.aim_target = -1
-        if a.disarmed:
-            parts.append(("entwaffnet", -c.options.entwaffnen_nsc_penalty))
-        if a.help_bonus:
-            parts.append(("Hilfe", a.help_bonus))
-            a.help_bonus = 0
-        probenwert = sum(v for _, v in parts)
-        self.no_cover_pw = probenwert - (cover_penalty if cover.living else 0)
+        a.help_bonus = 0  # P08: the help counts for this one check
+        self.no_cover_pw = plan.no_cover_probenwert
         self.stage = 2
-        return CheckFrame(a.idx, tuple(parts), f"{self._means(a)} gegen {t.name}")
+        return CheckFrame(a.idx, plan.parts, f"{self._means(a)} gegen {t.name}")
 
     def _rolled(self, c: Combat, a: FighterState, result: ProbeResult) -> Decision | Frame | Return:
         self.attack = result

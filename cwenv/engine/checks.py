@@ -89,8 +89,7 @@ def check_parts(
     ):
         parts.append(("Behinderung", -spec.behinderung))
     if f.focus_bonus:
-        parts.append(("Fokus", f.focus_bonus))
-        f.focus_bonus = 0
+        parts.append(("Fokus", f.focus_bonus))  # spent when the check is rolled
     return parts
 
 
@@ -159,6 +158,8 @@ class CheckFrame(Frame):
         if self.improved:
             parts = (*parts, ("Mumm", 2 * self.improved))
         probenwert = sum(v for _, v in parts)
+        if f.focus_bonus and any(label == "Fokus" for label, _ in parts):
+            f.focus_bonus = 0  # a cyberware focus (H09) lasts for one check
         if forced:
             result = forced_volltreffer(probenwert, c.options)
         else:
