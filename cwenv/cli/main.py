@@ -9,8 +9,10 @@ from __future__ import annotations
 import typer
 
 from cwenv import __version__
+from cwenv.cli import advise as advise_cmd
 from cwenv.cli import fight as fight_cmd
 from cwenv.cli import odds as odds_cmd
+from cwenv.cli import play as play_cmd
 from cwenv.cli import rules as rules_cmd
 from cwenv.cli import scenarios as scenarios_cmd
 
@@ -24,6 +26,8 @@ app = typer.Typer(
 
 app.command("odds")(odds_cmd.odds)
 app.command("fight")(fight_cmd.fight)
+app.command("play")(play_cmd.play)
+app.command("advise")(advise_cmd.advise_cmd)
 app.add_typer(rules_cmd.app, name="rules")
 app.add_typer(scenarios_cmd.app, name="scenarios")
 

@@ -147,6 +147,10 @@ class Combat:
         twin._dirty = self._dirty
         return twin
 
+    def resolving(self) -> str:
+        """A short label of the rule procedure running now (used to prompt for typed dice)."""
+        return self._stack[-1].describe() if self._stack else ""
+
     def refresh_legal(self) -> None:
         """Forget the cached legal actions: call after editing fighters directly (tests, a
         GM's situation edits), so the next ``legal_actions()`` sees the change."""

@@ -1,0 +1,77 @@
+"""Exact odds of an action before it is taken: what menus show and agents weigh.
+
+Nothing here changes the combat: the attack value comes from :func:`plan_attack`, the
+defence from the target's own check parts, and the probabilities from the exact
+enumeration in :mod:`cwenv.rules.odds` (A01–A05, P01–P06).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from cwenv.engine.actions import Action, ActionKind
+from cwenv.engine.attack import AttackMode, defence_values, plan_attack
+from cwenv.engine.checks import check_parts
+from cwenv.engine.damage import reaction_choices
+from cwenv.model.types import CoverLevel
+from cwenv.rules.odds import attack_odds, probe_odds
+
+if TYPE_CHECKING:
+    from cwenv.engine.state import Combat
+
+_MODES = {
+    ActionKind.ATTACK: AttackMode.WEAPON,
+    ActionKind.MANEUVER: AttackMode.MANEUVER,
+    ActionKind.HACK: AttackMode.HACK,
+    ActionKind.BLOCKADE_ATTACK: AttackMode.BLOCKADE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPreview:
+    """The attack value and the chances of an attack action.
+
+    ``success`` is the chance the attack roll succeeds; ``hit`` the chance it also gets
+    through the target's best defence, assuming the target defends whenever it can.
+    """
+
+    probenwert: int
+    parts: tuple[tuple[str, int], ...]
+    success: float
+    hit: float
+    expected_qs: float
+    cover: CoverLevel
+    defence: int | None
+
+
+def preview_attack(c: Combat, action: Action) -> AttackPreview | None:
+    """Odds of an ATTACK, MANEUVER, HACK or BLOCKADE_ATTACK action; None for others."""
+    mode = _MODES.get(action.kind)
+    if mode is None:
+        return None
+    a = c.fighters[action.actor]
+    t = c.fighters[action.target]
+    plan = plan_attack(c, a, t, mode, action.index)
+    options = c.options
+    defence: int | None = None
+    free_defence = mode is AttackMode.MANEUVER and options.maneuver_reaction_cost == 0
+    if reaction_choices(c, t) or (free_defence and t.standing):
+        values = []
+        for value in defence_values(c, mode, a, action.index):
+            parts = check_parts(c, t, value, reaction=True, defence=True)
+            values.append(sum(v for _, v in parts))
+        defence = max(values)
+    probenwert = plan.probenwert
+    odds = attack_odds(probenwert, defence, options)
+    success = float(probe_odds(probenwert, options).success)
+    return AttackPreview(
+        probenwert=probenwert,
+        parts=plan.parts,
+        success=success,
+        hit=float(odds.hit),
+        expected_qs=float(odds.expected_qs) + (plan.aim_qs * float(odds.hit)),
+        cover=plan.cover.level,
+        defence=defence,
+    )
+
