@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import typer
 
 from agents.base import play_out
+from cwenv.runner.seeds import side_rngs
 from agents.registry import UnknownAgentError, make_agent
 from cwenv.engine.narration import narrate
 from cwenv.model.types import Side
@@ -36,8 +35,7 @@ def fight(
         int(Side.GEGNER): nsc_agent,
         int(Side.NEUTRAL): nsc_agent,
     }
-    rngs = {side: random.Random(seed * 1000 + side) for side in agents}
-    play_out(combat, agents, rngs)
+    play_out(combat, agents, side_rngs(seed))  # the same game as `cwenv replay --seed`
     if not quiet:
         for event in combat.events:
             typer.echo(narrate(event, game.names))

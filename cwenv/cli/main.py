@@ -13,8 +13,12 @@ from cwenv.cli import advise as advise_cmd
 from cwenv.cli import fight as fight_cmd
 from cwenv.cli import odds as odds_cmd
 from cwenv.cli import play as play_cmd
+from cwenv.cli import replay as replay_cmd
+from cwenv.cli import report as report_cmd
 from cwenv.cli import rules as rules_cmd
 from cwenv.cli import scenarios as scenarios_cmd
+from cwenv.cli import simulate as simulate_cmd
+from cwenv.cli import tournament as tournament_cmd
 
 app = typer.Typer(
     name="cwenv",
@@ -28,6 +32,10 @@ app.command("odds")(odds_cmd.odds)
 app.command("fight")(fight_cmd.fight)
 app.command("play")(play_cmd.play)
 app.command("advise")(advise_cmd.advise_cmd)
+app.command("simulate")(simulate_cmd.simulate)
+app.command("tournament")(tournament_cmd.tournament)
+app.command("report")(report_cmd.report)
+app.command("replay")(replay_cmd.replay)
 app.add_typer(rules_cmd.app, name="rules")
 app.add_typer(scenarios_cmd.app, name="scenarios")
 

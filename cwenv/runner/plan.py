@@ -1,0 +1,227 @@
+"""The tournament plan: every game, with a deterministic id, written before any is played.
+
+Round robin: every pairing of two distinct agents plays both sides of every scenario,
+``games`` times each. A game's id hashes (tournament name, pairing, scenario, side, index,
+tournament seed, rules hash, agent config hash); its dice seed is ``game_seed(seed, index)``,
+the same for every pairing, side and scenario (common random numbers), and the same as game
+``index`` of ``cwenv simulate --seed seed``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from cwenv.runner.errors import RunnerError
+from cwenv.runner.hashing import content_hash
+from cwenv.runner.play import (
+    GameTask,
+    load_game,
+    resolve_agent,
+    resolve_source,
+    rules_fingerprint,
+)
+from cwenv.runner.seeds import game_seed
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What the user asked for."""
+
+    agents: tuple[str, ...]
+    scenarios: tuple[str, ...]
+    games: int
+    seed: int = 0
+    rules: str | None = None
+    name: str = "main"
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    spec: str
+    fingerprint: dict[str, Any]
+    hash: str
+
+
+@dataclass(frozen=True)
+class PlannedGame:
+    """One game of the plan; :meth:`task` is what a worker plays."""
+
+    game_id: str
+    ordinal: int
+    scenario: str  # name, or the absolute path of a scenario file
+    runners: str
+    nscs: str
+    index: int
+    seed: int  # the dice seed
+    rules: str | None  # rule variant name or absolute path; None: the scenario's own
+    rules_hash: str
+    agents_hash: str
+
+    def task(self) -> GameTask:
+        return GameTask(
+            self.game_id,
+            self.scenario,
+            resolve_agent(self.runners),
+            resolve_agent(self.nscs),
+            self.seed,
+            self.rules,
+            self.rules_hash,
+        )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A resolved tournament: config, rules and agent fingerprints, and every game."""
+
+    config: TournamentConfig
+    tournament_id: str
+    rules: dict[str, tuple[str, dict[str, Any]]]  # scenario → (rules hash, mapping)
+    agents: dict[str, AgentInfo]
+    games: tuple[PlannedGame, ...]
+
+    def config_json(self) -> dict[str, Any]:
+        """The resolved config, saved in the database and beside the results."""
+        return {
+            "tournament_id": self.tournament_id,
+            "name": self.config.name,
+            "agents": list(self.config.agents),
+            "scenarios": list(self.config.scenarios),
+            "games": self.config.games,
+            "seed": self.config.seed,
+            "rules": self.config.rules,
+            "rules_resolved": {
+                scenario: {"hash": h, "options": mapping}
+                for scenario, (h, mapping) in self.rules.items()
+            },
+            "agent_fingerprints": {
+                spec: {"hash": info.hash, **info.fingerprint} for spec, info in self.agents.items()
+            },
+            "games_planned": len(self.games),
+        }
+
+
+def agent_info(spec: str) -> AgentInfo:
+    """The agent's identity: its spec, class and settings (an agent's ``config`` attribute:
+    a dataclass, a pydantic model or plain JSON data), so a changed setting changes ids."""
+    from agents.registry import UnknownAgentError, make_agent
+    from cwenv.yamlio import ConfigError
+
+    try:
+        agent = make_agent(spec)
+    except (UnknownAgentError, ConfigError) as exc:
+        raise RunnerError(str(exc)) from None
+    cls = type(agent)
+    fingerprint: dict[str, Any] = {"spec": spec, "class": f"{cls.__module__}.{cls.__qualname__}"}
+    raw: Any = getattr(agent, "config", None)
+    config: Any = raw
+    if dataclasses.is_dataclass(raw) and not isinstance(raw, type):
+        config = dataclasses.asdict(raw)
+    elif callable(getattr(raw, "model_dump", None)):  # a pydantic model
+        config = raw.model_dump(mode="json")
+    if config is not None:
+        try:
+            json.dumps(config, sort_keys=True)
+        except (TypeError, ValueError):
+            config = None  # an object without a stable text form cannot take part in ids
+    if config is not None:
+        fingerprint["config"] = config
+    return AgentInfo(spec, fingerprint, content_hash(fingerprint, 16))
+
+
+def pairings(agents: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Every unordered pair of distinct agents, in the order given."""
+    return list(itertools.combinations(agents, 2))
+
+
+def game_id(
+    name: str,
+    pairing: tuple[str, str],
+    scenario: str,
+    runners: str,
+    index: int,
+    seed: int,
+    rules_hash: str,
+    agents_hash: str,
+) -> str:
+    """The deterministic id of one planned game."""
+    return content_hash(
+        {
+            "tournament": name,
+            "pairing": sorted(pairing),
+            "scenario": scenario,
+            "runners": runners,
+            "index": index,
+            "seed": seed,
+            "rules": rules_hash,
+            "agents": agents_hash,
+        }
+    )
+
+
+def _validate(config: TournamentConfig) -> None:
+    if len(config.agents) < 2:
+        raise RunnerError(f"a tournament needs at least two agents, got {list(config.agents)}")
+    dupes = sorted({a for a in config.agents if config.agents.count(a) > 1})
+    if dupes:
+        raise RunnerError(f"agents listed twice: {', '.join(dupes)}")
+    if not config.scenarios:
+        raise RunnerError("a tournament needs at least one scenario")
+    dupes = sorted({s for s in config.scenarios if config.scenarios.count(s) > 1})
+    if dupes:
+        raise RunnerError(f"scenarios listed twice: {', '.join(dupes)}")
+    if config.games < 1:
+        raise RunnerError(f"--games must be at least 1, got {config.games}")
+
+
+def build_plan(config: TournamentConfig) -> Plan:
+    """Validate the config (every agent and scenario loads) and list every game."""
+    _validate(config)
+    agents = {spec: agent_info(spec) for spec in config.agents}
+    rules_spec = resolve_source(config.rules) if config.rules is not None else None
+    sources = {s: resolve_source(s) for s in config.scenarios}
+    rules = {s: rules_fingerprint(load_game(src, rules_spec).options) for s, src in sources.items()}
+    games: list[PlannedGame] = []
+    for index in range(config.games):
+        seed = game_seed(config.seed, index)
+        for scenario, source in sources.items():
+            rules_hash = rules[scenario][0]
+            for pairing in pairings(config.agents):
+                for runners, nscs in (pairing, pairing[::-1]):
+                    agents_hash = content_hash([agents[runners].hash, agents[nscs].hash], 16)
+                    gid = game_id(
+                        config.name,
+                        pairing,
+                        source,
+                        runners,
+                        index,
+                        config.seed,
+                        rules_hash,
+                        agents_hash,
+                    )
+                    games.append(
+                        PlannedGame(
+                            gid,
+                            len(games),
+                            source,
+                            runners,
+                            nscs,
+                            index,
+                            seed,
+                            rules_spec,
+                            rules_hash,
+                            agents_hash,
+                        )
+                    )
+    identity = {
+        "name": config.name,
+        "agents": [agents[a].hash for a in config.agents],
+        "scenarios": [sources[s] for s in config.scenarios],
+        "games": config.games,
+        "seed": config.seed,
+        "rules": [rules[s][0] for s in config.scenarios],
+    }
+    return Plan(config, content_hash(identity, 16), rules, agents, tuple(games))

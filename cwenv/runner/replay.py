@@ -1,0 +1,211 @@
+"""Replay one game: play it again from its seed, narrate it in German round by round, show
+the map at every round start, and check that it ends exactly as recorded.
+
+The map frames are rebuilt from the event log alone (moves, LP changes, status changes), so
+any recorded log can be drawn the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from cwenv.engine import events as ev
+from cwenv.model.types import Side
+from cwenv.runner.errors import RunnerError
+from cwenv.runner.play import (
+    GameRecord,
+    load_game,
+    play_combat,
+    record_of,
+    resolve_source,
+    rules_fingerprint,
+)
+
+if TYPE_CHECKING:
+    from cwenv.engine.game import Game
+    from cwenv.engine.state import Combat
+
+SIDE_STYLE = {Side.RUNNER: "bold green", Side.GEGNER: "bold red", Side.NEUTRAL: "bold yellow"}
+
+
+@dataclass(frozen=True)
+class ReplaySource:
+    """What to play, and (from a database) the result it must reproduce."""
+
+    game: Game
+    runners: str
+    nscs: str
+    seed: int
+    label: str
+    expected: GameRecord | None = None
+    game_id: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Where everyone stands at the start of a round."""
+
+    round: int
+    positions: tuple[int, ...]
+    lp: tuple[int, ...]
+    status: tuple[str, ...]  # "" while fighting, else the last status (German)
+
+
+@dataclass
+class RoundLog:
+    snapshot: Snapshot | None  # None for what happens before the first round
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Replay:
+    source: ReplaySource
+    combat: Combat
+    record: GameRecord
+    rounds: list[RoundLog]
+
+    @property
+    def matches(self) -> bool | None:
+        """True/False against the recorded result; None when there is nothing to compare."""
+        if self.source.expected is None:
+            return None
+        return self.record.digest == self.source.expected.digest
+
+    def differences(self) -> list[str]:
+        """What differs from the recorded result, field by field."""
+        expected = self.source.expected
+        if expected is None:
+            return []
+        mine, theirs = self.record.to_json(), expected.to_json()
+        return [
+            f"{k}: recorded {theirs[k]!r}, replayed {mine[k]!r}"
+            for k in theirs
+            if mine.get(k) != theirs[k]
+        ]
+
+
+def source_from_db(db: str | Path, game_id: str) -> ReplaySource:
+    """The recorded game ``game_id`` (or a unique id prefix) of a tournament database."""
+    from cwenv.rules.variants import options_from_mapping
+    from cwenv.runner.store import Store
+
+    with Store(db, create=False) as store:
+        stored = store.game(game_id)
+        recorded_rules = store.rules_options(stored.game.rules_hash)
+    planned = stored.game
+    game = load_game(planned.scenario, planned.rules)
+    warnings: list[str] = []
+    found, _ = rules_fingerprint(game.options)
+    if found != planned.rules_hash:
+        if recorded_rules is None:
+            raise RunnerError(f"the rules of game {planned.game_id} changed and are not stored")
+        game = dataclasses.replace(game, options=options_from_mapping(recorded_rules))
+        warnings.append(
+            "the rule variant changed since the game was recorded; "
+            "replaying with the recorded options"
+        )
+    if stored.record is None:
+        warnings.append(f"game {planned.game_id} has no recorded result yet")
+    from cwenv.runner.ratings import scenario_label
+
+    label = (
+        f"{scenario_label(planned.scenario)} · Runner: {planned.runners} · "
+        f"NSC: {planned.nscs} · Spiel {planned.index} · Seed {planned.seed}"
+    )
+    return ReplaySource(
+        game,
+        planned.runners,
+        planned.nscs,
+        planned.seed,
+        label,
+        stored.record,
+        planned.game_id,
+        tuple(warnings),
+    )
+
+
+def source_from_scenario(
+    scenario: str, runners: str, nscs: str, seed: int, rules: str | None = None
+) -> ReplaySource:
+    """A game given by scenario, agents and dice seed (as ``cwenv simulate`` plays it)."""
+    rules_spec = resolve_source(rules) if rules is not None else None
+    game = load_game(resolve_source(scenario), rules_spec)
+    from cwenv.runner.play import make_agents
+
+    make_agents(runners, nscs)
+    label = f"{scenario} · Runner: {runners} · NSC: {nscs} · Seed {seed}"
+    return ReplaySource(game, runners, nscs, seed, label)
+
+
+def frames(game: Game, events: Sequence[ev.Event]) -> list[RoundLog]:
+    """Split the narrated log into rounds, each with a snapshot of the map at its start."""
+    from cwenv.engine.narration import narrate
+
+    bm, names = game.battlemap, game.names
+    pos = list(game.positions)
+    lp = [spec.lp for spec in game.roster]
+    status = ["" for _ in game.roster]
+    logs = [RoundLog(None)]
+    for event in events:
+        if isinstance(event, ev.RoundStarted):
+            logs.append(RoundLog(Snapshot(event.round, tuple(pos), tuple(lp), tuple(status))))
+        logs[-1].lines.append(narrate(event, names))
+        if isinstance(event, ev.Moved | ev.ForcedMove) and event.path:
+            pos[event.fighter] = bm.index(*event.path[-1])
+        elif isinstance(event, ev.LPChanged):
+            lp[event.fighter] = event.after
+        elif isinstance(event, ev.StatusChanged):
+            status[event.fighter] = "" if event.status == "wieder bei Bewusstsein" else event.status
+    return [log for log in logs if log.snapshot is not None or log.lines]
+
+
+def marker(game: Game, idx: int) -> str:
+    """Runners A, B, …; Gegner a, b, …; neutrals 1, 2, … (by order within the side)."""
+    side = game.roster[idx].side
+    n = sum(1 for spec in game.roster[:idx] if spec.side is side)
+    if side is Side.RUNNER:
+        return chr(ord("A") + n % 26)
+    if side is Side.GEGNER:
+        return chr(ord("a") + n % 26)
+    return str((n + 1) % 10)
+
+
+def render_map(game: Game, snap: Snapshot) -> Text:
+    """The battle map (``render_rows``) with every fighter on the map overlaid."""
+    bm = game.battlemap
+    overlay: dict[int, int] = {}
+    for idx, cell in enumerate(snap.positions):
+        if not snap.status[idx].startswith("entkommen"):
+            overlay.setdefault(cell, idx)
+    text = Text()
+    for y, row in enumerate(bm.render_rows()):
+        for x, ch in enumerate(row):
+            idx = overlay.get(bm.index(x, y), -1)
+            if idx < 0:
+                text.append(ch, style="dim")
+                continue
+            spec = game.roster[idx]
+            style = SIDE_STYLE[spec.side]
+            if snap.status[idx]:
+                style += " strike dim"
+            text.append(marker(game, idx), style=style)
+        text.append("\n")
+    for idx, spec in enumerate(game.roster):
+        state = f" – {snap.status[idx]}" if snap.status[idx] else ""
+        text.append(f"  {marker(game, idx)}", style=SIDE_STYLE[spec.side])
+        text.append(f" {spec.name} ({spec.side.label}) LP {snap.lp[idx]}{state}\n")
+    return text
+
+
+def replay(source: ReplaySource) -> Replay:
+    """Play the game again and compare its record with the recorded one."""
+    combat = play_combat(source.game, source.runners, source.nscs, source.seed)
+    record = record_of(combat)
+    return Replay(source, combat, record, frames(source.game, combat.events))
