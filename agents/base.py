@@ -78,6 +78,12 @@ class DecisionView:
     def legal_actions(self) -> list[Action]:
         return list(self._combat.legal_actions())
 
+    @property
+    def combat(self) -> Combat:
+        """The combat itself, for encoders that read it (observations for policies).
+        Read-only by contract: an agent that changes it breaks the game."""
+        return self._combat
+
     def clone(self) -> Combat:
         """A private, mutable copy of the combat (dice included) for lookahead."""
         return self._combat.clone()

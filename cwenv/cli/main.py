@@ -19,6 +19,7 @@ from cwenv.cli import rules as rules_cmd
 from cwenv.cli import scenarios as scenarios_cmd
 from cwenv.cli import simulate as simulate_cmd
 from cwenv.cli import tournament as tournament_cmd
+from cwenv.cli import train as train_cmd
 
 app = typer.Typer(
     name="cwenv",
@@ -36,6 +37,8 @@ app.command("simulate")(simulate_cmd.simulate)
 app.command("tournament")(tournament_cmd.tournament)
 app.command("report")(report_cmd.report)
 app.command("replay")(replay_cmd.replay)
+app.command("train")(train_cmd.train)
+app.command("export")(train_cmd.export)
 app.add_typer(rules_cmd.app, name="rules")
 app.add_typer(scenarios_cmd.app, name="scenarios")
 

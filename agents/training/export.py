@@ -1,0 +1,110 @@
+"""Export a MaskablePPO policy to a safe bundle (safetensors + manifest).
+
+Only the actor is exported: SB3's ``CombinedExtractor`` flattens each observation key (in
+its own key order) and concatenates them, ``mlp_extractor.policy_net`` is a stack of
+Linear+activation layers, and ``action_net`` gives the logits. The bundle replays exactly
+that with numpy (:mod:`agents.policy.bundle`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.policy.bundle import Activation, Layer, Manifest, ObservationKey, write_bundle
+
+_ACTIVATIONS: dict[type[nn.Module], Activation] = {nn.Tanh: "tanh", nn.ReLU: "relu"}
+
+
+def policy_layers(policy: Any) -> tuple[list[Layer], dict[str, np.ndarray]]:
+    """The actor's dense layers and their tensors, in order."""
+    layers: list[Layer] = []
+    tensors: dict[str, np.ndarray] = {}
+    modules = list(policy.mlp_extractor.policy_net)
+    i = 0
+    index = 0
+    while i < len(modules):
+        module = modules[i]
+        if not isinstance(module, nn.Linear):
+            raise ValueError(f"unexpected module {module!r} in the policy network")
+        activation: Activation = "identity"
+        if i + 1 < len(modules) and type(modules[i + 1]) in _ACTIVATIONS:
+            activation = _ACTIVATIONS[type(modules[i + 1])]
+            i += 1
+        name = f"pi.{index}"
+        layers.append(
+            Layer(
+                name=name,
+                in_features=module.in_features,
+                out_features=module.out_features,
+                activation=activation,
+            )
+        )
+        tensors[f"{name}.weight"] = module.weight.detach().cpu().numpy().astype(np.float32)
+        tensors[f"{name}.bias"] = module.bias.detach().cpu().numpy().astype(np.float32)
+        index += 1
+        i += 1
+    head = policy.action_net
+    layers.append(
+        Layer(
+            name="head",
+            in_features=head.in_features,
+            out_features=head.out_features,
+            activation="identity",
+        )
+    )
+    tensors["head.weight"] = head.weight.detach().cpu().numpy().astype(np.float32)
+    tensors["head.bias"] = head.bias.detach().cpu().numpy().astype(np.float32)
+    return layers, tensors
+
+
+def observation_keys(policy: Any) -> list[ObservationKey]:
+    """Keys in the order SB3's CombinedExtractor concatenates them, with their shapes."""
+    space = policy.observation_space
+    order = list(policy.features_extractor.extractors.keys())
+    return [ObservationKey(name=k, shape=list(space[k].shape)) for k in order]
+
+
+def export_policy(
+    model: Any,
+    out: str | Path,
+    *,
+    observation_encoding: int,
+    action_encoding: int,
+    scenario: str,
+    side: str,
+    rules: dict[str, object],
+    training: dict[str, object],
+) -> Path:
+    """Write the bundle of a trained MaskablePPO ``model`` to ``out``."""
+    policy = model.policy
+    layers, tensors = policy_layers(policy)
+    manifest = Manifest(
+        algorithm="MaskablePPO",
+        observation_encoding=observation_encoding,
+        action_encoding=action_encoding,
+        action_size=int(policy.action_space.n),
+        observation=observation_keys(policy),
+        policy=layers,
+        scenario=scenario,
+        side=side,
+        rules=rules,
+        training=training,
+        weights_sha256="0" * 64,
+    )
+    return write_bundle(out, manifest, tensors)
+
+
+@torch.no_grad()
+def torch_logits(model: Any, obs: dict[str, np.ndarray]) -> np.ndarray:
+    """The SB3 policy's action logits for one observation (for equivalence tests)."""
+    policy = model.policy
+    tensor_obs, _ = policy.obs_to_tensor(obs)
+    features = policy.extract_features(tensor_obs, policy.pi_features_extractor)
+    latent_pi = policy.mlp_extractor.forward_actor(features)
+    logits: np.ndarray = policy.action_net(latent_pi).cpu().numpy()[0]
+    return logits
