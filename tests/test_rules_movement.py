@@ -11,7 +11,7 @@ from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.state import Combat
 from cwenv.model.types import Side
-from cwenv.rules.options import Rounding
+from cwenv.rules.options import DropAbsorbed, Rounding
 from tests.helpers import events_of, fighter, find, init_dice, lines, make_game, scripted
 
 # A rooftop (6 m) with a 2 m gap at x = 3–4, then more roof; the street below is 0 m.
@@ -69,16 +69,45 @@ def test_failed_long_jump_falls_into_the_gap() -> None:
     assert f.lp == 30 - 7, lines(c)[-5:]
 
 
-def test_b06_small_drop_absorbed_deep_drop_needs_a_check() -> None:
-    """B06: a drop of up to half Bewegung is absorbed; deeper is a Schwierige Bewegung on
-    Infiltration whose QS removes fall dice (B05, X18: the same roll)."""
+@pytest.mark.parametrize(
+    ("reading", "three_metres_free"),
+    [(DropAbsorbed.BELOW_HALF, False), (DropAbsorbed.UP_TO_HALF, True)],
+)
+def test_b06_small_drop_absorbed_deep_drop_needs_a_check(
+    reading: DropAbsorbed, three_metres_free: bool
+) -> None:
+    """B06: a drop of less than half Bewegung (min. 1 m) is absorbed — with Bewegung 6 a 2 m
+    drop, and a 3 m drop only under the 'up to half' reading (X18); deeper is a Schwierige
+    Bewegung on Infiltration whose QS removes fall dice (B05, X18: the same roll)."""
     rows = ["....", "....", "...."]
-    elev = ["3300", "3300", "3300"]  # a 3 m drop at x = 2
-    c = on_roof([], start=(1, 1), enemy_at=(3, 2), rows=rows, elev=elev, bewegung=6)
-    assert (2, 1) in cells(c, ActionKind.MOVE)  # 3 m ≤ half of 6
-    deep = ["9900", "9900", "9900"]
+    two = on_roof(
+        [],
+        start=(1, 1),
+        enemy_at=(3, 2),
+        rows=rows,
+        elev=["2200"] * 3,
+        bewegung=6,
+        opts={"drop_absorbed": reading},
+    )
+    assert (2, 1) in cells(two, ActionKind.MOVE)
+    three = on_roof(
+        [],
+        start=(1, 1),
+        enemy_at=(3, 2),
+        rows=rows,
+        elev=["3300"] * 3,
+        bewegung=6,
+        opts={"drop_absorbed": reading},
+    )
+    assert ((2, 1) in cells(three, ActionKind.MOVE)) is three_metres_free
     c2 = on_roof(
-        [3, 3], start=(1, 1), enemy_at=(3, 2), rows=rows, elev=deep, bewegung=6, infiltration=12
+        [3, 3],
+        start=(1, 1),
+        enemy_at=(3, 2),
+        rows=rows,
+        elev=["9900"] * 3,
+        bewegung=6,
+        infiltration=12,
     )
     assert (2, 1) not in cells(c2, ActionKind.MOVE)
     c2.apply(find(c2, ActionKind.SCHWIERIG, cell=c2.bm.index(2, 1)))

@@ -267,7 +267,12 @@ def reachable(
             here = threats[cell] if threats else 0
             for to, cost, step_kind, dropped in edges:
                 nm = metres + cost
-                if nm > budget or blocked[to]:
+                if nm > budget:
+                    # B04 '(min. 1 Meter)': a fighter too slow for half speed still swims 1 m.
+                    if not (metres == 0 and step_kind == StepKind.SWIM and budget >= 1):
+                        continue
+                    nm = budget
+                if blocked[to]:
                     continue
                 if step_kind:
                     if not difficult or (kind and kind != step_kind):
@@ -337,7 +342,9 @@ def _reach_free(
             edges = table[cell]
             if edges is None:
                 edges = tuple(
-                    (to, cost) for to, cost, kind, _ in _terrain_edges(bm, cell, profile) if not kind
+                    (to, cost)
+                    for to, cost, kind, _ in _terrain_edges(bm, cell, profile)
+                    if not kind
                 )
                 table[cell] = edges
             p0 = prov[cell]

@@ -125,7 +125,8 @@ def plan_attack(
     else:
         weapon = UNARMED if mode is AttackMode.MANEUVER else a.weapons[index]
         skill = CheckValue(weapon.skill.value)
-    parts = check_parts(c, a, skill, attack=True)
+    # A Blockadeangriff is a reaction (R04): Eingeschränkt's −2 applies (Z03).
+    parts = check_parts(c, a, skill, attack=True, reaction=mode is AttackMode.BLOCKADE)
     targets: tuple[int, ...] = (t.idx,)
     if radius:
         ignores = mode is AttackMode.HACK or c.options.area_cover is AreaCover.ALL_AREA_ATTACKS

@@ -103,17 +103,21 @@ def gain_zehrend(c: Combat, f: FighterState, kind: str) -> Frame | None:
         return None
     if kind in f.zehrend:
         c.emit(ev.ConditionGained(f.idx, f"Zehrend ({kind}) erneut: 1W10 Schaden"))
-        return zehrend_damage(c, f, kind, "Zehrend erneut")
+        return zehrend_damage(c, f, kind, "Zehrend erneut", ongoing=False)
     f.zehrend = (*f.zehrend, kind)
     c.count("condition:ZEHREND")
     c.emit(ev.ConditionGained(f.idx, f"zehrend ({kind})"))
     return None
 
 
-def zehrend_damage(c: Combat, f: FighterState, kind: str, cause: str) -> DamageFrame:
+def zehrend_damage(
+    c: Combat, f: FighterState, kind: str, cause: str, ongoing: bool = True
+) -> DamageFrame:
     """1W10 of the Zehrend's type; armour, resistances and immunities apply (Z08, X20)."""
     mode = ArmourMode.BRECHEND if kind.lower() == "feuer" else ArmourMode.NORMAL
-    return DamageFrame(f.idx, -1, 1, 0, mode, frozenset({kind.lower()}), False, cause)
+    return DamageFrame(
+        f.idx, -1, 1, 0, mode, frozenset({kind.lower()}), False, cause, ongoing=ongoing
+    )
 
 
 def armour_after_mode(c: Combat, armour: int, mode: ArmourMode) -> int:
@@ -157,6 +161,7 @@ class DamageFrame(Frame):
         "forms",
         "mode",
         "non_lethal",
+        "ongoing",
         "source",
         "target",
         "total",
@@ -176,6 +181,7 @@ class DamageFrame(Frame):
         bare: int = 0,
         direct_tail: int = 0,
         flat: int = 0,
+        ongoing: bool = False,
     ) -> None:
         """The last ``bare`` dice are rolled without the bonus (X33 BARE_DIE); the last
         ``direct_tail`` dice ignore armour (X33: only a Zerschmetterter Leib's extra dice
@@ -183,6 +189,7 @@ class DamageFrame(Frame):
         super().__init__()
         self.bare = bare
         self.direct_tail = direct_tail
+        self.ongoing = ongoing
         self.flat = flat
         self.target = target
         self.source = source
@@ -243,7 +250,9 @@ class DamageFrame(Frame):
             self.stage = 2
             if self.source >= 0 and self.total > 0:
                 c.count("damage_dealt", self.total)
-            return LoseLPFrame(f.idx, self.total, self.cause, True, self.non_lethal)
+            return LoseLPFrame(
+                f.idx, self.total, self.cause, True, self.non_lethal, ongoing=self.ongoing
+            )
         return DONE
 
 
@@ -269,7 +278,7 @@ class LoseLPFrame(Frame):
     sterbend at 0 (D05, D07, X11, X34), sterbend again (Z06, X29), death (D07, X05) with the
     M04 prompt. ``damage`` is False for a dying fighter's LP loss (D08)."""
 
-    __slots__ = ("amount", "cause", "damage", "die", "fighter", "non_lethal")
+    __slots__ = ("amount", "cause", "damage", "die", "fighter", "non_lethal", "ongoing")
 
     def __init__(
         self,
@@ -279,10 +288,13 @@ class LoseLPFrame(Frame):
         damage: bool,
         non_lethal: bool = False,
         die: bool = False,
+        ongoing: bool = False,
     ) -> None:
-        """``die``: the fighter would die outright (a Patzer on the dying check, D08)."""
+        """``die``: the fighter would die outright (a Patzer on the dying check, D08);
+        ``ongoing``: a Zehrend tick, which keeps acting while dying but is no new wound."""
         super().__init__()
         self.die = die
+        self.ongoing = ongoing
         self.fighter = fighter
         self.amount = amount
         self.cause = cause
@@ -315,9 +327,10 @@ class LoseLPFrame(Frame):
         amount = self.amount
         if (
             self.damage
+            and not self.ongoing  # D08: ongoing effects 'wirken … weiter', they add nothing
             and f.down
             and f.conditions >> Condition.STERBEND & 1
-            and (opts.sterbend_damage_reinflicts)
+            and opts.sterbend_damage_reinflicts
         ):
             extra = c.d10()  # Z06: sterbend again → 1W10 direct damage (X29)
             c.emit(ev.ConditionGained(f.idx, f"1W10 direkter Schaden ({extra})", "sterbend"))
@@ -353,6 +366,17 @@ class LoseLPFrame(Frame):
             if f.side is not Side.RUNNER and opts.nsc_at_zero is NscAtZero.DEAD:
                 return self._would_die(c, f)
             c.emit(ev.StatusChanged(f.idx, "kampfunfähig"))
+            f.conditions |= 1 << Condition.STERBEND
+            c.emit(ev.ConditionGained(f.idx, Condition.STERBEND.label))
+        elif (
+            after <= 0
+            and self.damage
+            and not self.non_lethal
+            and not f.conditions >> Condition.STERBEND & 1
+        ):
+            # D05 'solange kein weiterer Schaden folgt', D07: the unconscious or stabilised
+            # fighter who takes lethal damage at 0 LP or less is dying again.
+            f.stabilised = False
             f.conditions |= 1 << Condition.STERBEND
             c.emit(ev.ConditionGained(f.idx, Condition.STERBEND.label))
         if f.down and dies_at(c, f):

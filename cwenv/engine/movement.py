@@ -22,7 +22,7 @@ from cwenv.engine.damage import (
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.game import VictoryKind
 from cwenv.model.types import CheckValue, Condition, WeaponKind
-from cwenv.rules.options import BlockadeGeometry, ProneMovement, Rounding
+from cwenv.rules.options import BlockadeGeometry, DropAbsorbed, ProneMovement, Rounding
 from cwenv.rules.probe import ProbeResult
 
 if TYPE_CHECKING:
@@ -50,12 +50,18 @@ def move_profile(c: Combat, f: FighterState) -> MoveProfile:
     """Free jump and absorbed drop are half the fighter's current Bewegung, min. 1 m (B02,
     B06); sprinting does not widen them. Climbing and swimming cost double (B03, B04); under
     Eingeschränkt that halving stacks unless X40 says otherwise."""
-    half = max(1, movement_allowance_base(c, f) // 2)
+    bewegung = movement_allowance_base(c, f)
+    half = max(1, bewegung // 2)
+    # B06: a drop of *less than* half Bewegung (min. 1 m) is absorbed (X18 reading).
+    if c.options.drop_absorbed is DropAbsorbed.BELOW_HALF:
+        drop = max(1, -(-bewegung // 2) - 1)
+    else:
+        drop = half
     slow = 2
     if f.conditions >> Condition.EINGESCHRAENKT & 1 and not c.options.halvings_stack:
         slow = 1
     return MoveProfile(
-        free_jump=half, free_drop=half, slow_cost=slow, max_jump=max(1, f.spec.movement)
+        free_jump=half, free_drop=drop, slow_cost=slow, max_jump=max(1, f.spec.movement)
     )
 
 
@@ -283,7 +289,7 @@ class FallFrame(Frame):
             if value is not None and value.kind is ActionKind.CATCH_FALL:
                 pay_reaction(c, f, value.mumm, "Sturz abfangen")
                 self.stage = 2
-                return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen")
+                return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen", reaction=True)
         if self.stage == 2:
             result: ProbeResult = value
             if result.success:

@@ -74,4 +74,3 @@ def preview_attack(c: Combat, action: Action) -> AttackPreview | None:
         cover=plan.cover.level,
         defence=defence,
     )
-

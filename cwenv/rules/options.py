@@ -21,6 +21,11 @@ class InitiativeSystem(Enum):
     PASSES = "passes"  # I10–I13, the online combat rules
 
 
+class DropAbsorbed(Enum):
+    BELOW_HALF = "below_half"
+    UP_TO_HALF = "up_to_half"
+
+
 class ReactionBasis(Enum):
     ROLLED_INITIATIVE = "rolled_initiative"
     GRUNDWERT = "grundwert"
@@ -298,6 +303,13 @@ class RuleOptions:
     )
     fall_dice_rounding: Rounding = _opt(
         Rounding.DOWN, "X18", "'pro 3 Meter': a full 3 m per die, so under 3 m no dice.", "up"
+    )
+    drop_absorbed: DropAbsorbed = _opt(
+        DropAbsorbed.BELOW_HALF,
+        "X18",
+        "B06: 'Ein Sturz von weniger als der halben Bewegung (min. 1 Meter) kann … abgefangen "
+        "werden': strictly less than half Bewegung, but a 1 m drop always.",
+        "up_to_half (a drop of exactly half Bewegung is absorbed too)",
     )
     escalation_steps: int = _opt(
         1,
