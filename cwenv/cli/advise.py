@@ -31,13 +31,24 @@ def advise_cmd(
     result = advise(combat, chosen_agent, top)
     options = [result.recommended, *result.alternatives]
     if as_json:
-        typer.echo(json.dumps({
-            "fighter": result.fighter,
-            "score_kind": result.score_kind,
-            "options": [{"action": o.action._asdict() | {"kind": o.action.kind.name},
-                         "label": o.label, "score": o.score, "reason": o.reason}
-                        for o in options],
-        }, ensure_ascii=False))
+        typer.echo(
+            json.dumps(
+                {
+                    "fighter": result.fighter,
+                    "score_kind": result.score_kind,
+                    "options": [
+                        {
+                            "action": o.action._asdict() | {"kind": o.action.kind.name},
+                            "label": o.label,
+                            "score": o.score,
+                            "reason": o.reason,
+                        }
+                        for o in options
+                    ],
+                },
+                ensure_ascii=False,
+            )
+        )
         return
     rec = result.recommended
     score = f" ({result.score_kind} {rec.score:.2f})" if rec.score is not None else ""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import typer
 
 from agents.base import play_out
-from cwenv.runner.seeds import side_rngs
 from agents.registry import UnknownAgentError, make_agent
 from cwenv.engine.narration import narrate
 from cwenv.model.types import Side
+from cwenv.runner.seeds import side_rngs
 from cwenv.yamlio import ConfigError
 
 

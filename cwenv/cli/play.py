@@ -18,8 +18,9 @@ def play(
     nscs: str = typer.Option("greedy", "--nscs", help="Agent for the Gegner (or 'human')."),
     runners: str = typer.Option(HUMAN, "--runners", help="'human' or an agent for the Runner."),
     seed: int = typer.Option(0, "--seed", help="Seed of the dice and the agents."),
-    dice: DiceMode = typer.Option(DiceMode.SEEDED, "--dice",
-                                  help="seeded: the engine rolls; table: type every W10."),
+    dice: DiceMode = typer.Option(
+        DiceMode.SEEDED, "--dice", help="seeded: the engine rolls; table: type every W10."
+    ),
     rules: str | None = typer.Option(None, "--rules", help="Rule variant name or YAML file."),
     load: Path | None = typer.Option(None, "--load", help="Continue a saved game."),
 ) -> None:
@@ -51,8 +52,9 @@ def play(
         else:
             if scenario is None:
                 raise typer.BadParameter("a SCENARIO or --load FILE is needed")
-            saved = SavedGame(scenario=scenario, rules=rules, seed=seed, runners=runners,
-                              nscs=nscs, dice=dice)
+            saved = SavedGame(
+                scenario=scenario, rules=rules, seed=seed, runners=runners, nscs=nscs, dice=dice
+            )
         from cwenv.content import load_scenario
 
         game = load_scenario(saved.scenario, rules=saved.rules)

@@ -88,10 +88,13 @@ def load_situation(path: Path) -> tuple[Game, Combat, YamlDocument]:
     bm = game.battlemap
     for name, fs in sit.fighters.items():
         if name not in names:
-            issues.append(doc.issue(("fighters", name), f"no such fighter; known: {', '.join(names)}"))
+            issues.append(
+                doc.issue(("fighters", name), f"no such fighter; known: {', '.join(names)}")
+            )
         elif fs.at is not None and not (0 <= fs.at[0] < bm.width and 0 <= fs.at[1] < bm.height):
-            issues.append(doc.issue(("fighters", name, "at"),
-                                    f"outside the {bm.width}×{bm.height} map"))
+            issues.append(
+                doc.issue(("fighters", name, "at"), f"outside the {bm.width}×{bm.height} map")
+            )
     if issues:
         raise ConfigError(issues)
 
@@ -115,8 +118,7 @@ def load_situation(path: Path) -> tuple[Game, Combat, YamlDocument]:
                 f.fled = True
 
     try:
-        combat = combat_at_turn(game, names.index(sit.turn), edit, round_=sit.round,
-                                seed=sit.seed)
+        combat = combat_at_turn(game, names.index(sit.turn), edit, round_=sit.round, seed=sit.seed)
     except SituationError as exc:
         raise ConfigError([doc.issue(("fighters",), str(exc))]) from None
     return game, combat, doc
@@ -128,8 +130,9 @@ def _reason(c: Combat, action: Action) -> tuple[float | None, str]:
     if preview is None:
         return None, ""
     t = c.fighters[action.target]
-    reason = (f"Treffer {round(preview.hit * 100)} %, Ziel bei {t.lp}/{t.spec.lp} LP"
-              + (", Ziel in Deckung" if preview.cover.value else ""))
+    reason = f"Treffer {round(preview.hit * 100)} %, Ziel bei {t.lp}/{t.spec.lp} LP" + (
+        ", Ziel in Deckung" if preview.cover.value else ""
+    )
     return preview.expected_qs, reason
 
 
@@ -151,8 +154,9 @@ def advise(combat: Combat, agent: Agent, top: int = 3, seed: int = 0) -> Advice:
             if value is not None:
                 scores[action] = value
         kind = "erwartete QS"
-    ranked = sorted((a for a in legal if a != chosen and a in scores),
-                    key=lambda a: -scores[a])[: max(0, top - 1)]
+    ranked = sorted((a for a in legal if a != chosen and a in scores), key=lambda a: -scores[a])[
+        : max(0, top - 1)
+    ]
 
     def option(a: Action) -> Option:
         return Option(a, label(combat, a), scores.get(a), _reason(combat, a)[1])

@@ -55,12 +55,19 @@ class SavedAction(BaseModel):
 
     @classmethod
     def of(cls, a: Action) -> SavedAction:
-        return cls(kind=a.kind.name, actor=a.actor, target=a.target, cell=a.cell,
-                   index=a.index, mumm=a.mumm)
+        return cls(
+            kind=a.kind.name,
+            actor=a.actor,
+            target=a.target,
+            cell=a.cell,
+            index=a.index,
+            mumm=a.mumm,
+        )
 
     def action(self) -> Action:
-        return Action(ActionKind[self.kind], self.actor, self.target, self.cell, self.index,
-                      self.mumm)
+        return Action(
+            ActionKind[self.kind], self.actor, self.target, self.cell, self.index, self.mumm
+        )
 
 
 class SavedGame(BaseModel):
@@ -94,8 +101,16 @@ class TableDice:
             value = self.typed[self.pos]
         else:
             if self._ask is None:
-                raise ConfigError([ConfigIssue("<table>", None, ("typed_dice",),
-                                               "the saved dice ran out and nobody can type more")])
+                raise ConfigError(
+                    [
+                        ConfigIssue(
+                            "<table>",
+                            None,
+                            ("typed_dice",),
+                            "the saved dice ran out and nobody can type more",
+                        )
+                    ]
+                )
             value = self._ask()
             if isinstance(value, bool) or not 1 <= value <= 10:
                 raise ValueError(f"a W10 shows 1 to 10, not {value!r}")
@@ -115,13 +130,19 @@ class PlaySession:
         self.game = game
         self.setup = saved
         self.ask_die = ask_die
-        self.humans = {side for side, spec in ((Side.RUNNER, saved.runners),
-                                               (Side.GEGNER, saved.nscs)) if spec == HUMAN}
+        self.humans = {
+            side
+            for side, spec in ((Side.RUNNER, saved.runners), (Side.GEGNER, saved.nscs))
+            if spec == HUMAN
+        }
         if saved.nscs == HUMAN:
             self.humans.add(Side.NEUTRAL)
         self.agents: dict[Side, Agent] = {}
-        for side, spec in ((Side.RUNNER, saved.runners), (Side.GEGNER, saved.nscs),
-                           (Side.NEUTRAL, saved.nscs)):
+        for side, spec in (
+            (Side.RUNNER, saved.runners),
+            (Side.GEGNER, saved.nscs),
+            (Side.NEUTRAL, saved.nscs),
+        ):
             if spec != HUMAN:
                 self.agents[side] = make_agent(spec)
         self.undo_points: list[int] = []
@@ -139,8 +160,9 @@ class PlaySession:
             try:
                 combat.apply(action)
             except IllegalActionError as exc:
-                raise ConfigError([ConfigIssue("<save>", None, ("actions", i),
-                                               f"not legal when replayed: {exc}")]) from None
+                raise ConfigError(
+                    [ConfigIssue("<save>", None, ("actions", i), f"not legal when replayed: {exc}")]
+                ) from None
         return combat
 
     # -- play -------------------------------------------------------------------------------
@@ -190,15 +212,18 @@ class PlaySession:
     def saved(self) -> SavedGame:
         dice = self.combat.dice
         typed = list(dice.typed[: dice.pos]) if isinstance(dice, TableDice) else []
-        return self.setup.model_copy(update={
-            "actions": [SavedAction.of(a) for a in self.combat.history],
-            "typed_dice": typed,
-        })
+        return self.setup.model_copy(
+            update={
+                "actions": [SavedAction.of(a) for a in self.combat.history],
+                "typed_dice": typed,
+            }
+        )
 
     def save(self, path: Path) -> None:
         data = self.saved().model_dump(mode="json")
-        text = "# cwenv: gespeicherte Partie\n" + yaml.safe_dump(data, sort_keys=False,
-                                                               allow_unicode=True)
+        text = "# cwenv: gespeicherte Partie\n" + yaml.safe_dump(
+            data, sort_keys=False, allow_unicode=True
+        )
         path.write_text(text, encoding="utf-8")
 
 

@@ -20,14 +20,20 @@ from cwenv.yamlio import ConfigError
 
 SIDE_STYLE = {Side.RUNNER: "bold cyan", Side.GEGNER: "bold red", Side.NEUTRAL: "bold yellow"}
 TERRAIN_GLYPH = {
-    Terrain.FLOOR: (".", "grey50"), Terrain.WALL: ("#", "white"),
-    Terrain.COVER_HALF: ("=", "yellow"), Terrain.COVER_THREE_QUARTER: ("%", "dark_orange"),
-    Terrain.WATER: ("~", "blue"), Terrain.CLIMB: ("H", "magenta"),
-    Terrain.DOOR_CLOSED: ("+", "green"), Terrain.DOOR_OPEN: ("/", "green"),
+    Terrain.FLOOR: (".", "grey50"),
+    Terrain.WALL: ("#", "white"),
+    Terrain.COVER_HALF: ("=", "yellow"),
+    Terrain.COVER_THREE_QUARTER: ("%", "dark_orange"),
+    Terrain.WATER: ("~", "blue"),
+    Terrain.CLIMB: ("H", "magenta"),
+    Terrain.DOOR_CLOSED: ("+", "green"),
+    Terrain.DOOR_OPEN: ("/", "green"),
     Terrain.FIRE: ("*", "red"),
 }
-HELP = ("Befehle: Nummer = Wahl · b X Y = bewegen · sb X Y = schwierige Bewegung · "
-        "z X Y = zerren · u = rückgängig · s DATEI = speichern · k = Karte · q = aufgeben")
+HELP = (
+    "Befehle: Nummer = Wahl · b X Y = bewegen · sb X Y = schwierige Bewegung · "
+    "z X Y = zerren · u = rückgängig · s DATEI = speichern · k = Karte · q = aufgeben"
+)
 
 
 def fighter_mark(idx: int) -> str:
@@ -65,9 +71,14 @@ def status_table(c: Combat) -> Table:
         conds = [cond.label for cond in Condition if f.has(cond)]
         conds += [f"zehrend ({k})" for k in f.zehrend]
         status = "tot" if f.dead else ("kampfunfähig" if f.down else "")
-        table.add_row(Text(fighter_mark(f.idx), style=SIDE_STYLE[f.side]), f.name,
-                      f"{f.lp}/{f.spec.lp}", str(f.reactions), f"{f.mumm}/{f.mumm_max}",
-                      ", ".join(filter(None, [status, *conds])))
+        table.add_row(
+            Text(fighter_mark(f.idx), style=SIDE_STYLE[f.side]),
+            f.name,
+            f"{f.lp}/{f.spec.lp}",
+            str(f.reactions),
+            f"{f.mumm}/{f.mumm_max}",
+            ", ".join(filter(None, [status, *conds])),
+        )
     return table
 
 
@@ -83,7 +94,7 @@ class TerminalGame:
     def narrate_new(self) -> None:
         c = self.session.combat
         names = c.game.names
-        for event in c.events[self.shown:]:
+        for event in c.events[self.shown :]:
             self.console.print(narrate(event, names), markup=False, highlight=False)
         self.shown = len(c.events)
 
@@ -119,8 +130,7 @@ class TerminalGame:
         for i, action in enumerate(numbered, 1):
             self.console.print(f"  {i}) {label(c, action)}", markup=False, highlight=False)
         if cells:
-            self.console.print(f"  Bewegung: {len(cells)} erreichbare Felder (b X Y)",
-                               markup=False)
+            self.console.print(f"  Bewegung: {len(cells)} erreichbare Felder (b X Y)", markup=False)
         while True:
             line = self.read("> ").strip()
             result = self.command(line, numbered, cells)
