@@ -141,3 +141,26 @@ def test_random_play_soak_with_invariants(name: str, variant: str) -> None:
             steps += 1
             assert steps < 20_000, "combat did not end"
         check_invariants(c)
+
+
+def test_restricted_play_goes_through_the_legality_function() -> None:
+    """Forbidden tactics vanish from the legal actions of that side only."""
+    from cwenv.engine.tactics import tactic_tags
+    from cwenv.model.types import Side
+
+    game = ALL_GAMES["firefight"]()
+    c = game.new_combat(2)
+    c.forbid(Side.RUNNER, {"SPRINTEN", "ZIELEN", "DECKUNG", "VERTEIDIGEN", "M02", "M05"})
+    choose = random_policy(4)
+    seen_runner = 0
+    while not c.is_terminal():
+        legal = c.legal_actions()
+        if c.fighters[c.current_fighter()].side is Side.RUNNER:
+            seen_runner += 1
+            for a in legal:
+                tags = set(tactic_tags(c.bm, a))
+                assert not tags & {"SPRINTEN", "ZIELEN", "DECKUNG", "M02", "M05"} or len(legal) == 1
+        c.apply(choose(c))
+    assert seen_runner > 10
+    with pytest.raises(ValueError, match="unknown tactics"):
+        c.forbid(Side.RUNNER, {"FLIEGEN"})

@@ -16,7 +16,7 @@ from typing import Any
 from cwenv.battlemap.grid import Terrain
 from cwenv.battlemap.paths import NO_REACH, Reach
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.actions import Action, Decision, DecisionKind
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.frames import Frame, Return
 from cwenv.engine.game import Game, VictoryKind
@@ -64,7 +64,7 @@ class Combat:
         self.queue: list[tuple[int, int]] = []  # (step or pass, fighter) still to act
         self.turn_fighter = -1
         self.outcome: Outcome | None = None
-        self.forbidden: dict[Side, frozenset[ActionKind]] = {}
+        self.forbidden: dict[Side, frozenset[str]] = {}  # restricted play: tactic tags
         self.counters: dict[str, int] = {}
         self._stack: list[Frame] = [CombatFrame()]
         self._pending: Decision | None = None
@@ -162,14 +162,30 @@ class Combat:
         """Replace the dice with a fresh seeded stream (search: sample another future)."""
         self.dice = SeededDice(seed)
 
-    def forbid(self, side: Side, kinds: Iterable[ActionKind]) -> None:
-        """Restricted play: remove these action kinds from ``side``'s legal actions.
+    def forbid(self, side: Side, tags: Iterable[str]) -> None:
+        """Restricted play: remove every action carrying one of these tactic tags (see
+        :data:`cwenv.engine.tactics.TACTICS`) from ``side``'s legal actions.
 
-        A prompt always keeps its declining answer, so no decision is left empty.
+        A decision always keeps at least its last (declining) choice, so none is left empty.
         """
-        self.forbidden = {**self.forbidden, side: frozenset(kinds)}
-        self._legal = None
-        self._legal_set = None
+        from cwenv.engine.tactics import TACTICS, unknown_tactics
+
+        wanted = frozenset(tags)
+        unknown = unknown_tactics(wanted)
+        if unknown:
+            raise ValueError(f"unknown tactics {unknown}; allowed: {', '.join(TACTICS)}")
+        self.forbidden = {**self.forbidden, side: wanted}
+        self.refresh_legal()
+
+    def restrict(self, fighter: int, actions: list[Action]) -> list[Action]:
+        """The actions left to ``fighter`` under its side's restrictions."""
+        banned = self.forbidden.get(self.fighters[fighter].side)
+        if not banned:
+            return actions
+        from cwenv.engine.tactics import tactic_tags
+
+        kept = [a for a in actions if banned.isdisjoint(tactic_tags(self.bm, a))]
+        return kept if kept else actions[-1:]
 
     # -- helpers for the rule modules -------------------------------------------------------
     def emit(self, event: ev.Event) -> None:
@@ -280,15 +296,8 @@ class Combat:
             return []
         if d.kind is DecisionKind.TURN:
             if self.turn_legal is not None:
-                actions = self.turn_legal
-            else:
-                from cwenv.engine.turn import turn_actions
+                return self.turn_legal  # already restricted by the turn
+            from cwenv.engine.turn import turn_actions
 
-                actions = turn_actions(self, d.fighter)
-        else:
-            actions = list(d.actions or ())
-        banned = self.forbidden.get(self.fighters[d.fighter].side)
-        if banned:
-            kept = [a for a in actions if a.kind not in banned]
-            actions = kept if kept else actions[-1:]
-        return actions
+            return self.restrict(d.fighter, turn_actions(self, d.fighter))
+        return self.restrict(d.fighter, list(d.actions or ()))

@@ -85,7 +85,7 @@ class TurnFrame(Frame):
         while True:
             if not f.standing or (not self.benommen and f.conditions >> Condition.BENOMMEN & 1):
                 return self._end(c, f)
-            actions = turn_actions(c, f.idx)
+            actions = c.restrict(f.idx, turn_actions(c, f.idx))
             if len(actions) > 1:
                 c.turn_legal = actions  # legal_actions() reuses this list
                 return Decision(DecisionKind.TURN, f.idx)
