@@ -23,6 +23,7 @@ from cwenv.runner.play import (
     resolve_agent,
     resolve_source,
     rules_fingerprint,
+    split_restriction,
 )
 from cwenv.runner.seeds import game_seed
 
@@ -110,12 +111,15 @@ def agent_info(spec: str) -> AgentInfo:
     from agents.registry import UnknownAgentError, make_agent
     from cwenv.yamlio import ConfigError
 
+    base, forbidden = split_restriction(spec)
     try:
-        agent = make_agent(spec)
+        agent = make_agent(base)
     except (UnknownAgentError, ConfigError) as exc:
         raise RunnerError(str(exc)) from None
     cls = type(agent)
     fingerprint: dict[str, Any] = {"spec": spec, "class": f"{cls.__module__}.{cls.__qualname__}"}
+    if forbidden:
+        fingerprint["forbidden"] = list(forbidden)
     raw: Any = getattr(agent, "config", None)
     config: Any = raw
     if dataclasses.is_dataclass(raw) and not isinstance(raw, type):

@@ -54,6 +54,7 @@ class GameRecord:
     lp_lost: dict[str, int] = field(default_factory=dict)  # by Side name of the victim
     events: int = 0
     events_hash: str = ""
+    tactics: dict[str, dict[str, int]] = field(default_factory=dict)  # side → tag → uses
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -71,6 +72,10 @@ class GameRecord:
             lp_lost={str(k): int(v) for k, v in data.get("lp_lost", {}).items()},
             events=int(data.get("events", 0)),
             events_hash=str(data.get("events_hash", "")),
+            tactics={
+                str(side): {str(k): int(v) for k, v in tags.items()}
+                for side, tags in data.get("tactics", {}).items()
+            },
         )
 
     @property
@@ -128,13 +133,30 @@ def load_game(scenario: str, rules: str | None = None) -> Game:
     return game
 
 
+RESTRICT = "!"
+"""``AGENT!TAG+TAG`` is AGENT playing with these tactics forbidden (restricted play)."""
+
+
+def split_restriction(spec: str) -> tuple[str, tuple[str, ...]]:
+    """``"taktiker!M02+ZIELEN"`` → ``("taktiker", ("M02", "ZIELEN"))``; unknown tags fail."""
+    from cwenv.engine.tactics import TACTICS
+
+    base, _, rest = spec.partition(RESTRICT)
+    tags = tuple(t for t in rest.split("+") if t) if rest else ()
+    unknown = [t for t in tags if t not in TACTICS]
+    if unknown:
+        raise RunnerError(f"unknown tactics {unknown} in {spec!r}; allowed: {', '.join(TACTICS)}")
+    return base, tags
+
+
 def make_agents(runners: str, nscs: str) -> dict[int, Agent]:
     """Fresh agents for one game; the NSC agent also drives the neutrals."""
     from agents.registry import UnknownAgentError, make_agent
     from cwenv.yamlio import ConfigError
 
     try:
-        runner_agent, nsc_agent = make_agent(runners), make_agent(nscs)
+        runner_agent = make_agent(split_restriction(runners)[0])
+        nsc_agent = make_agent(split_restriction(nscs)[0])
     except (UnknownAgentError, ConfigError) as exc:
         raise RunnerError(str(exc)) from None
     return {
@@ -149,6 +171,10 @@ def play_combat(game: Game, runners: str, nscs: str, seed: int) -> Combat:
     from agents.base import play_out
 
     combat = game.new_combat(seed)
+    for side, spec in ((Side.RUNNER, runners), (Side.GEGNER, nscs)):
+        tags = split_restriction(spec)[1]
+        if tags:
+            combat.forbid(side, tags)  # restricted play goes through the legality function
     play_out(combat, make_agents(runners, nscs), side_rngs(seed))
     return combat
 
@@ -165,6 +191,13 @@ def record_of(combat: Combat) -> GameRecord:
         if isinstance(event, LPChanged) and event.after < event.before:
             side = combat.fighters[event.fighter].side.name
             lost[side] = lost.get(side, 0) + event.before - event.after
+    from cwenv.engine.tactics import tactic_tags
+
+    tactics: dict[str, dict[str, int]] = {}
+    for action in combat.history:
+        for tag in tactic_tags(combat.bm, action):
+            used = tactics.setdefault(combat.fighters[action.actor].side.name, {})
+            used[tag] = used.get(tag, 0) + 1
     log = hashlib.sha256()
     for event in combat.events:
         log.update(repr(event).encode("utf-8"))
@@ -177,6 +210,7 @@ def record_of(combat: Combat) -> GameRecord:
         lp_lost=dict(sorted(lost.items())),
         events=len(combat.events),
         events_hash=log.hexdigest()[:32],
+        tactics={side: dict(sorted(t.items())) for side, t in sorted(tactics.items())},
     )
 
 
