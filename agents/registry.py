@@ -1,25 +1,165 @@
-"""Agent names usable wherever the CLI takes an agent."""
+"""Agent specs usable wherever the CLI takes an agent.
+
+A spec is
+
+* a built-in name: ``random``, ``greedy``, ``stuermer``, ``schuetze``, ``taktiker``,
+  ``lookahead``, ``mcts`` (the named ones read their ``configs/agents/<name>.yaml``);
+* the name of any other file in ``configs/agents/`` (``mcts-schnell``), or a path to a YAML
+  file; the file names its ``kind`` and that kind's parameters;
+* ``policy:PATH`` — a saved RL policy bundle (a folder with ``manifest.json`` and
+  ``policy.safetensors``), played with numpy only.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from agents.base import Agent, RandomAgent
+from agents.config import (
+    AGENT_CONFIG_DIR,
+    AgentConfig,
+    PlainConfig,
+    agent_file,
+    kind_of,
+    load_document,
+    read_config,
+)
 from agents.greedy import GreedyAgent
-
-AGENTS: dict[str, Callable[[], Agent]] = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-}
+from cwenv.content.library import looks_like_path
 
 
 class UnknownAgentError(ValueError):
-    """No agent of that name."""
+    """No agent of that name (or a spec that cannot be used yet)."""
+
+
+def _plain(factory: Callable[[], Agent]) -> Callable[[Any], Agent]:
+    def build(config: Any) -> Agent:
+        agent = factory()
+        if isinstance(config, AgentConfig) and config.name:
+            agent.name = config.name
+        return agent
+
+    return build
+
+
+def _kinds() -> dict[str, tuple[type[AgentConfig], Callable[[Any], Agent]]]:
+    """Every agent kind: its config model and its constructor (imported lazily)."""
+    from agents.lookahead import LookaheadAgent, LookaheadConfig
+    from agents.mcts import MCTSAgent, MCTSConfig
+    from agents.schuetze import Schuetze, SchuetzeConfig
+    from agents.stuermer import Stuermer, StuermerConfig
+    from agents.taktiker import Taktiker, TaktikerConfig
+
+    return {
+        "random": (PlainConfig, _plain(RandomAgent)),
+        "greedy": (PlainConfig, _plain(GreedyAgent)),
+        "stuermer": (StuermerConfig, Stuermer),
+        "schuetze": (SchuetzeConfig, Schuetze),
+        "taktiker": (TaktikerConfig, Taktiker),
+        "lookahead": (LookaheadConfig, LookaheadAgent),
+        "mcts": (MCTSConfig, MCTSAgent),
+    }
+
+
+BUILTIN = ("random", "greedy", "stuermer", "schuetze", "taktiker", "lookahead", "mcts")
+
+BUILTIN_DESCRIPTIONS = {
+    "random": RandomAgent.description,
+    "greedy": GreedyAgent.description,
+    "stuermer": "Doktrin Stürmer: stürmt in den Nahkampf, Kampfmanöver und Blockadeangriffe",
+    "schuetze": "Doktrin Schütze: kämpft aus der Deckung, zielt, nimmt den gefährlichsten Gegner",
+    "taktiker": "Doktrin Taktiker: Fokusfeuer, Reaktionen und Mumm nach exakten Chancen",
+    "lookahead": "Suche: ein Zug voraus, jede Kandidatenaktion mit gewürfelten Rollouts bewertet",
+    "mcts": "Suche: Open-Loop-MCTS über die Entscheidungen der eigenen Seite",
+}
+
+
+def load_agent_file(path: str | Path) -> Agent:
+    """Build an agent from a YAML file naming its ``kind`` (ConfigError if invalid)."""
+    kinds = _kinds()
+    doc = load_document(path)
+    kind = kind_of(doc, sorted(kinds))
+    model, build = kinds[kind]
+    config = read_config(model, doc)
+    if config.name is None:
+        config = config.model_copy(update={"name": Path(path).stem})
+    return build(config)
 
 
 def make_agent(spec: str) -> Agent:
-    """Build an agent from its name."""
-    factory = AGENTS.get(spec)
-    if factory is None:
-        raise UnknownAgentError(f"unknown agent {spec!r}; known: {', '.join(sorted(AGENTS))}")
-    return factory()
+    """Build an agent from its spec (see the module text)."""
+    if spec.startswith("policy:"):
+        from agents.policy.agent import policy_agent
+        from agents.policy.bundle import BundleError
+
+        try:
+            return policy_agent(spec)
+        except (BundleError, OSError) as exc:
+            raise UnknownAgentError(f"cannot load {spec!r}: {exc}") from exc
+    if looks_like_path(spec):
+        return load_agent_file(spec)
+    path = agent_file(spec)
+    if path.is_file():
+        return load_agent_file(path)
+    if spec in BUILTIN:
+        model, build = _kinds()[spec]
+        return build(model(kind=spec))
+    raise UnknownAgentError(f"unknown agent {spec!r}; known: {', '.join(known_specs())}")
+
+
+def library_files() -> list[str]:
+    """Names of the agent files in ``configs/agents/``."""
+    if not AGENT_CONFIG_DIR.is_dir():
+        return []
+    return sorted(p.stem for p in AGENT_CONFIG_DIR.glob("*.yaml"))
+
+
+def known_specs() -> list[str]:
+    return sorted(set(BUILTIN) | set(library_files()))
+
+
+POLICY_DIR = Path(__file__).resolve().parent / "policies"
+"""Where shipped policy bundles live (``policy:agents/policies/NAME``)."""
+
+
+def shipped_policies() -> list[str]:
+    """``policy:`` specs of the bundles shipped in ``agents/policies/``."""
+    if not POLICY_DIR.is_dir():
+        return []
+    return [
+        f"policy:agents/policies/{p.parent.name}"
+        for p in sorted(POLICY_DIR.glob("*/manifest.json"))
+    ]
+
+
+def describe_agents() -> list[tuple[str, str]]:
+    """Every usable agent spec with a one-line description (built-ins first; a file's own
+    ``description`` wins)."""
+    out: list[tuple[str, str]] = []
+    files = library_files()
+    for name in [*BUILTIN, *(f for f in files if f not in BUILTIN)]:
+        text = BUILTIN_DESCRIPTIONS.get(name, "")
+        if name in files:
+            try:
+                agent = load_agent_file(agent_file(name))
+            except ValueError as exc:  # ConfigError: listed, with the reason it is unusable
+                out.append((name, f"(fehlerhaft: {str(exc).splitlines()[0]})"))
+                continue
+            text = getattr(agent, "description", "") or text or f"configs/agents/{name}.yaml"
+        out.append((name, text))
+    for spec in shipped_policies():
+        out.append((spec, "trainiertes Netz (Policy-Bündel), gerechnet mit numpy"))
+    return out
+
+
+def _factory(name: str) -> Callable[[], Agent]:
+    def build() -> Agent:
+        return make_agent(name)
+
+    return build
+
+
+AGENTS: dict[str, Callable[[], Agent]] = {name: _factory(name) for name in BUILTIN}
+"""Built-in names → factories (kept for callers that enumerate agents)."""

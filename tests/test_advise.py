@@ -28,8 +28,14 @@ def test_advice_is_a_legal_action(name: str, agent: str) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     first = data["options"][0]["action"]
-    action = Action(ActionKind[first["kind"]], first["actor"], first["target"], first["cell"],
-                    first["index"], first["mumm"])
+    action = Action(
+        ActionKind[first["kind"]],
+        first["actor"],
+        first["target"],
+        first["cell"],
+        first["index"],
+        first["mumm"],
+    )
     assert action in combat.legal_actions()
     assert combat.fighters[combat.current_fighter()].name == data["fighter"]
 
@@ -51,14 +57,19 @@ def test_the_situation_sets_the_state() -> None:
     assert "Akame ist am Zug" in narrate_all(combat.events, game.names)[0]
 
 
-@pytest.mark.parametrize(("text", "field"), [
-    ("scenario: duell\nturn: Niemand\n", "turn"),
-    ("scenario: duell\nturn: Akame\nfighters:\n  Akame: {lp: zehn}\n", "fighters.Akame.lp"),
-    ("scenario: duell\nturn: Akame\nfighters:\n  Akame: {at: [99, 1]}\n", "fighters.Akame.at"),
-    ("scenario: duell\nturn: Akame\nfighters:\n  Kenji: {conditions: [müde]}\n",
-     "fighters.Kenji.conditions"),
-    ("scenario: duell\nturn: Akame\nwetter: Regen\n", "wetter"),
-])
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("scenario: duell\nturn: Niemand\n", "turn"),
+        ("scenario: duell\nturn: Akame\nfighters:\n  Akame: {lp: zehn}\n", "fighters.Akame.lp"),
+        ("scenario: duell\nturn: Akame\nfighters:\n  Akame: {at: [99, 1]}\n", "fighters.Akame.at"),
+        (
+            "scenario: duell\nturn: Akame\nfighters:\n  Kenji: {conditions: [müde]}\n",
+            "fighters.Kenji.conditions",
+        ),
+        ("scenario: duell\nturn: Akame\nwetter: Regen\n", "wetter"),
+    ],
+)
 def test_a_malformed_situation_names_the_field(tmp_path: Path, text: str, field: str) -> None:
     path = tmp_path / "lage.yaml"
     path.write_text(text, encoding="utf-8")

@@ -36,8 +36,12 @@ def scripted_read(lines: list[str]):  # type: ignore[no-untyped-def]
 def test_play_through_a_pty_with_undo_and_save_load(tmp_path: Path) -> None:
     """Drive `cwenv play` like a player: choose, undo, save, quit; load and finish."""
     save = tmp_path / "partie.yaml"
-    child = pexpect.spawn(f"{CWENV} play duell --nscs greedy --seed 3", encoding="utf-8",
-                          timeout=60, dimensions=(50, 200))
+    child = pexpect.spawn(
+        f"{CWENV} play duell --nscs greedy --seed 3",
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 200),
+    )
     child.expect("Kenji — ")
     child.expect("> ")
     child.sendline("1")  # the first choice (defend, or attack on Kenji's turn)
@@ -54,8 +58,9 @@ def test_play_through_a_pty_with_undo_and_save_load(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     assert save.exists() and "scenario: duell" in save.read_text(encoding="utf-8")
 
-    child = pexpect.spawn(f"{CWENV} play --load {save}", encoding="utf-8", timeout=120,
-                          dimensions=(50, 200))
+    child = pexpect.spawn(
+        f"{CWENV} play --load {save}", encoding="utf-8", timeout=120, dimensions=(50, 200)
+    )
     transcript = ""
     while True:
         i = child.expect(["> ", "ERGEBNIS: .*", pexpect.EOF])
@@ -104,8 +109,7 @@ def test_table_dice_mode_equals_the_engine_with_scripted_dice() -> None:
 
 def test_table_dice_survive_undo_and_save(tmp_path: Path) -> None:
     """Undo keeps the dice typed before the undone decision; a save carries them."""
-    saved = SavedGame(scenario="duell", seed=1, runners="human", nscs="greedy",
-                      dice=DiceMode.TABLE)
+    saved = SavedGame(scenario="duell", seed=1, runners="human", nscs="greedy", dice=DiceMode.TABLE)
     typed = iter([5] * 500)
     session = PlaySession(load_scenario("duell"), saved, ask_die=lambda: next(typed))
     while not session.human_to_move():
@@ -122,12 +126,17 @@ def test_table_dice_survive_undo_and_save(tmp_path: Path) -> None:
 
 def test_a_tampered_save_is_rejected_with_the_field(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
-    path.write_text("cwenv_save: 1\nscenario: duell\nseed: 1\nrunners: human\nnscs: greedy\n"
-                    "actions:\n  - {kind: TELEPORT, actor: 0}\n", encoding="utf-8")
+    path.write_text(
+        "cwenv_save: 1\nscenario: duell\nseed: 1\nrunners: human\nnscs: greedy\n"
+        "actions:\n  - {kind: TELEPORT, actor: 0}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigError, match=r"bad.yaml:7: actions\.0\.kind"):
         load_saved(path)
-    path.write_text("cwenv_save: 1\nscenario: duell\nseed: 1\nrunners: human\nnscs: greedy\n"
-                    "actions:\n  - {kind: ATTACK, actor: 0, target: 1, index: 0}\n",
-                    encoding="utf-8")
+    path.write_text(
+        "cwenv_save: 1\nscenario: duell\nseed: 1\nrunners: human\nnscs: greedy\n"
+        "actions:\n  - {kind: ATTACK, actor: 0, target: 1, index: 0}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigError, match="not legal when replayed"):
         PlaySession(load_scenario("duell"), load_saved(path))

@@ -10,6 +10,7 @@ import typer
 
 from cwenv import __version__
 from cwenv.cli import advise as advise_cmd
+from cwenv.cli import agents as agents_cmd
 from cwenv.cli import fight as fight_cmd
 from cwenv.cli import odds as odds_cmd
 from cwenv.cli import play as play_cmd
@@ -39,6 +40,7 @@ app.command("report")(report_cmd.report)
 app.command("replay")(replay_cmd.replay)
 app.command("train")(train_cmd.train)
 app.command("export")(train_cmd.export)
+app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(rules_cmd.app, name="rules")
 app.add_typer(scenarios_cmd.app, name="scenarios")
 

@@ -1,0 +1,306 @@
+"""A per-decision snapshot of the combat for the doctrines, with the engine's own rule helpers.
+
+The engine's helpers that agents need (``check_parts``, ``cover_against``,
+``reaction_choices``, ``armour_after_mode``, ``defence_values``) take a ``Combat`` but read
+only a handful of its attributes. A :class:`Board` carries exactly those attributes, built
+from the read-only :class:`~agents.base.DecisionView`, so agents use the engine's rules
+instead of re-implementing them and never touch the live combat. Results that do not change
+within one decision are cached on the board.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
+from agents.base import DecisionView
+from cwenv.battlemap.grid import BattleMap, Terrain
+from cwenv.battlemap.los import has_line_of_sight, terrain_cover
+from cwenv.battlemap.paths import reachable
+from cwenv.engine.checks import check_parts
+from cwenv.engine.cover import cover_against
+from cwenv.engine.damage import reaction_choices
+from cwenv.engine.fighter import FighterState
+from cwenv.engine.game import VictoryKind
+from cwenv.engine.movement import blocked_for, move_profile, threat_masks
+from cwenv.model.types import CheckValue, CoverLevel, Side
+
+if TYPE_CHECKING:
+    from agents.odds import Estimate
+    from cwenv.engine.events import Event
+    from cwenv.engine.state import Combat
+    from cwenv.rules.options import RuleOptions
+
+COVER_CELLS: dict[int, frozenset[int]] = {}
+"""Per map (by id): cells with a cover object within 1 m, where terrain cover is possible."""
+
+FIELDS: dict[tuple[int, tuple[int, ...], bytes], list[int]] = {}
+"""Walking-distance fields toward a set of cells, per map, targets and door state."""
+
+FAR = 999
+"""Distance of a cell no walk reaches."""
+
+_STEP_COST = {Terrain.DOOR_CLOSED: 2, Terrain.WATER: 3, Terrain.FIRE: 3}
+"""Extra effort of a step: opening a door (H04), swimming (B04, a Schwierige Bewegung),
+walking through fire (D03)."""
+
+
+def walk_field(bm: BattleMap, targets: tuple[int, ...], opaque: bytearray) -> list[int]:
+    """Steps from every cell to the nearest of ``targets`` over standable cells and closed
+    doors, round walls and cover objects; doors, water and fire cost extra (B01–B06 only
+    roughly: a guide for moving toward the enemy, not the movement rules)."""
+    key = (id(bm), targets, bytes(opaque))
+    hit = FIELDS.get(key)
+    if hit is not None:
+        return hit
+    if len(FIELDS) > 4096:
+        FIELDS.clear()
+    terrain, elev = bm.terrain, bm.elevation
+    passable = [t.standable or t is Terrain.DOOR_CLOSED for t in terrain]
+    dist = [FAR] * bm.size
+    queue: list[tuple[int, int]] = []
+    for t in targets:
+        dist[t] = 0
+        queue.append((0, t))
+    heapq.heapify(queue)
+    while queue:
+        d, cell = heapq.heappop(queue)
+        if d > dist[cell]:
+            continue
+        for n in bm.neighbours[cell]:
+            # walking n -> cell: a climb of more than 1 m needs a climbable cell
+            if not passable[n] or (elev[cell] - elev[n] > 1 and terrain[cell] is not Terrain.CLIMB):
+                continue
+            nd = d + _STEP_COST.get(terrain[n], 1)
+            if terrain[n] is Terrain.DOOR_CLOSED and not opaque[n]:
+                nd = d + 1  # an opened door
+            if nd < dist[n]:
+                dist[n] = nd
+                heapq.heappush(queue, (nd, n))
+    FIELDS[key] = dist
+    return dist
+
+
+def hostile_sides(side: Side) -> tuple[Side, ...]:
+    """Whom a side fights: Runner and Gegner each other; neutrals nobody."""
+    if side is Side.RUNNER:
+        return (Side.GEGNER,)
+    if side is Side.GEGNER:
+        return (Side.RUNNER,)
+    return ()
+
+
+def cover_cells(bm: BattleMap) -> frozenset[int]:
+    """Cells next to a half or three-quarter cover object (C01, C02: cover within 1 m)."""
+    key = id(bm)
+    hit = COVER_CELLS.get(key)
+    if hit is None:
+        cover = (Terrain.COVER_HALF, Terrain.COVER_THREE_QUARTER)
+        hit = frozenset(
+            i
+            for i in range(bm.size)
+            if bm.terrain[i].standable and any(bm.terrain[n] in cover for n in bm.neighbours[i])
+        )
+        COVER_CELLS[key] = hit
+    return hit
+
+
+class Board:
+    """What one decision sees: fighters, map, options, and an occupancy table.
+
+    Quacks like the parts of ``Combat`` that the engine's rule helpers read (``options``,
+    ``bm``, ``opaque``, ``occupant``, ``fighters``).
+    """
+
+    __slots__ = (
+        "_checks",
+        "_events",
+        "_offense",
+        "_solid",
+        "_walk",
+        "allies",
+        "bm",
+        "cache",
+        "decision",
+        "enemies",
+        "estimates",
+        "exits_goal",
+        "fighters",
+        "me",
+        "occupant",
+        "opaque",
+        "options",
+        "protected",
+        "round",
+        "side",
+        "view",
+    )
+
+    def __init__(self, view: DecisionView) -> None:
+        self.view = view
+        self.decision = view.decision
+        self.options: RuleOptions = view.options
+        self.bm = view.battlemap
+        self.opaque = bytearray(view.opaque)
+        self.fighters: tuple[FighterState, ...] = tuple(view.fighters)
+        self.round = view.round
+        self.occupant = {f.pos: f.idx for f in self.fighters if f.on_map}
+        self.me = self.fighters[self.decision.fighter]
+        self.side = self.me.side
+        foes = hostile_sides(self.side)
+        self.enemies = [f for f in self.fighters if f.side in foes and f.standing]
+        self.allies = [f for f in self.fighters if f.side is self.side and f.standing]
+        self.protected = frozenset(
+            v.vip for v in view.game.victory if v.kind is VictoryKind.PROTECT_VIP and v.vip >= 0
+        )
+        """Fighters whose fall loses the fight for their side (protect_vip)."""
+        self.exits_goal = any(
+            v.kind is VictoryKind.REACH_EXIT and v.side is self.side for v in view.game.victory
+        ) and bool(self.bm.exits)
+        self._checks: dict[tuple[int, int, int], int] = {}
+        self._offense: dict[int, float] = {}
+        self._events: tuple[Event, ...] | None = None
+        self._walk: list[int] | None = None
+        self._solid: bytearray | None = None
+        self.cache: dict[tuple[object, ...], float] = {}
+        self.estimates: dict[tuple[object, ...], Estimate] = {}
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The event log (read once per decision, on demand)."""
+        if self._events is None:
+            self._events = tuple(self.view.events)
+        return self._events
+
+    @property
+    def combat(self) -> Combat:
+        """This board, typed as the Combat the engine helpers expect (they read only the
+        attributes a board has)."""
+        return cast("Combat", self)
+
+    # -- check values ------------------------------------------------------------------
+    def check_value(
+        self,
+        f: FighterState,
+        check: CheckValue,
+        *,
+        attack: bool = False,
+        reaction: bool = False,
+        defence: bool = False,
+    ) -> int:
+        """The Probenwert ``f`` would get (``check_parts``: conditions Z01–Z07, Behinderung
+        A01/X42, Fokus)."""
+        key = (f.idx, int(check), attack + 2 * reaction + 4 * defence)
+        hit = self._checks.get(key)
+        if hit is None:
+            parts = check_parts(
+                self.combat, f, check, attack=attack, reaction=reaction, defence=defence
+            )
+            hit = sum(v for _, v in parts)
+            self._checks[key] = hit
+        return hit
+
+    def can_react(self, f: FighterState) -> bool:
+        """R01, M05: ``f`` could pay for a defence now (a reaction, or Mumm)."""
+        return bool(reaction_choices(self.combat, f))
+
+    # -- geometry ----------------------------------------------------------------------
+    def dist(self, a: int, b: int) -> int:
+        return self.bm.distance(a, b)
+
+    def sight(self, a: int, b: int) -> bool:
+        return has_line_of_sight(self.bm, self.opaque, a, b)
+
+    def cover_now(self, attacker: FighterState, target: FighterState, area: bool) -> CoverLevel:
+        """Exact cover of ``target`` against a ranged attack from ``attacker`` where it
+        stands (C01–C05, R06, X25: terrain and living cover)."""
+        return cover_against(self.combat, attacker, target, ranged=True, area=area).level
+
+    def terrain_cover_at(self, src: int, target: FighterState) -> CoverLevel:
+        """Terrain cover of ``target`` against fire from cell ``src`` (C01, C02; living
+        cover left out), with R06's prone upgrade of half cover."""
+        level = terrain_cover(self.bm, self.opaque, src, target.pos)
+        if target.prone and level is CoverLevel.HALF:
+            return CoverLevel.THREE_QUARTER
+        return level
+
+    def cover_of_cell(self, cell: int, shooter: FighterState) -> CoverLevel:
+        """Terrain cover a fighter on ``cell`` would have against ``shooter`` (C01, C02)."""
+        return terrain_cover(self.bm, self.opaque, shooter.pos, cell)
+
+    @property
+    def solid(self) -> bytearray:
+        """Cells no one may enter: non-standable terrain and closed doors (as the combat's
+        own ``solid``, rebuilt from the terrain and the doors' opacity)."""
+        if self._solid is None:
+            doors = (Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN)
+            terrain, opaque = self.bm.terrain, self.opaque
+            self._solid = bytearray(
+                (opaque[i] if terrain[i] in doors else int(not terrain[i].standable))
+                for i in range(self.bm.size)
+            )
+        return self._solid
+
+    def moves_through_allies(self, dests: Sequence[int]) -> set[int]:
+        """Destinations whose movement route runs through a standing ally's cell.
+
+        The movement search lets a fighter pass allies, but the walk itself stops at the
+        first occupied cell (engine: ``MoveFrame``), so such a MOVE goes nowhere and still
+        costs its metres. The routes are the engine's own: the same search, same inputs."""
+        me = self.me
+        allies = {
+            g.pos for g in self.fighters if g.side is me.side and g.idx != me.idx and g.standing
+        }
+        if not dests or not any(
+            self.dist(me.pos, a) <= 2 + max(1, me.spec.movement) for a in allies
+        ):
+            return set()
+        c = self.combat
+        budget = min(3 * max(1, me.spec.movement), 2 * max(self.dist(me.pos, d) for d in dests) + 2)
+        passable = frozenset(
+            g.pos for g in self.fighters if g.on_map and (g.side is me.side or g.down)
+        )
+        reach = reachable(
+            self.bm,
+            blocked_for(c, me),
+            me.pos,
+            budget,
+            move_profile(c, me),
+            occupied=frozenset(self.occupant),
+            passable_occupied=passable,
+            threat=threat_masks(c, me),
+        )
+        bad: set[int] = set()
+        for d in dests:
+            if d in reach and any(x in allies for x in reach.route(d).cells[:-1]):
+                bad.add(d)
+        return bad
+
+    def walk_distance(self, cell: int) -> int:
+        """Walking steps from ``cell`` to the nearest enemy (round walls and water, through
+        doors); the straight-line distance + 50 where no walk reaches one."""
+        if not self.enemies:
+            return FAR
+        if self._walk is None:
+            targets = tuple(sorted(e.pos for e in self.enemies))
+            self._walk = walk_field(self.bm, targets, self.opaque)
+        d = self._walk[cell]
+        return d if d < FAR else self.nearest_enemy_distance(cell) + 50
+
+    def nearest_enemy_distance(self, cell: int) -> int:
+        if not self.enemies:
+            return 99
+        return min(self.bm.distance(cell, e.pos) for e in self.enemies)
+
+    def exit_distance(self, cell: int) -> int:
+        if not self.bm.exits:
+            return 0
+        return min(self.bm.distance(cell, x) for x in self.bm.exits)
+
+    def foes_of(self, f: FighterState) -> list[FighterState]:
+        foes = hostile_sides(f.side)
+        return [g for g in self.fighters if g.side in foes and g.standing]
+
+    def offense_cache(self) -> dict[int, float]:
+        return self._offense

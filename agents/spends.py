@@ -1,0 +1,198 @@
+"""Mumm around a check: Probe verbessern (M02), den grossen Wurf (M09), the Actionbonus
+(P03) before the roll; Probe wiederholen (M03) and Patzer abwenden (M01) after it; which of
+two results stands (M03). Each spend is made when its exact expected gain on this very
+check is worth its Mumm (``mumm_value`` per point)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agents.board import Board
+from agents.config import PromptConfig
+from agents.context import AttackInfo, CheckContext, check_context, my_last_rolls
+from agents.exact import defended_loss, roll_classes, success_chance
+from agents.losses import MAX_QS, first, loss_table
+from agents.odds import (
+    crit_extra_dice,
+    damage_profile,
+    defence_value,
+    hack_estimate,
+    maneuver_chance,
+    offense,
+    weapon_attack_value,
+    weapon_estimate,
+    weapon_profile,
+)
+from agents.worth import maneuver_worth, patzer_cost
+from cwenv.engine.actions import Action, ActionKind
+from cwenv.engine.attack import AttackMode, defence_values, plan_attack
+from cwenv.model.types import Maneuver
+from cwenv.rules.probe import ProbeResult, contest, forced_volltreffer
+
+
+# -- checks -------------------------------------------------------------------------------
+def _attack_value(board: Board, info: AttackInfo, cfg: PromptConfig, delta: int) -> float:
+    """Expected worth of my declared attack with ``delta`` on its Probenwert."""
+    me = board.me
+    t = board.fighters[info.target]
+    if info.mode is AttackMode.MANEUVER:
+        m = Maneuver(info.index)
+        worth = maneuver_worth(board, me, t, m, cfg.condition_horizon, cfg.mumm_value)
+        return maneuver_chance(board, me, t, m, delta) * worth
+    if info.mode is AttackMode.HACK:
+        est = hack_estimate(board, me, t, info.index, delta)
+    else:
+        est = weapon_estimate(board, me, t, info.index, pw_delta=delta)
+    return 0.0 if est is None else est.value(cfg.ko_bonus)
+
+
+def _forced_value(board: Board, info: AttackInfo, cfg: PromptConfig, pw: int) -> float:
+    """M09: worth of my attack as an automatic Volltreffer (the target may still defend)."""
+    me = board.me
+    t = board.fighters[info.target]
+    result = forced_volltreffer(pw, board.options)
+    if info.mode is AttackMode.MANEUVER:
+        m = Maneuver(info.index)
+        worth = maneuver_worth(board, me, t, m, cfg.condition_horizon, cfg.mumm_value)
+        table = [0.0] + [worth] * MAX_QS
+    else:
+        if info.mode is AttackMode.HACK:
+            h = me.spec.hacks[info.index]
+            prof = damage_profile(board, t, h.bonus, h.armour_mode, h.forms)
+        else:
+            prof = weapon_profile(board, me, t, me.weapons[info.index])
+        crit = crit_extra_dice(result.qs) * prof.per_qs(1)
+        table = [0.0] + [
+            prof.stats(k)[0] + cfg.ko_bonus * prof.stats(k)[1] + crit for k in range(1, MAX_QS + 1)
+        ]
+    mode = AttackMode.WEAPON if info.mode is AttackMode.BLOCKADE else info.mode
+    dpw = defence_value(board, t, mode, me, info.index)
+    if dpw is None:
+        return table[min(result.qs, MAX_QS)]
+    return defended_loss(board.options, result, dpw, table)
+
+
+def _attack_pw(board: Board, info: AttackInfo) -> int:
+    """The Probenwert of my declared attack (the engine's ``plan_attack``; an aim already
+    spent on this shot is not in it any more)."""
+    me = board.me
+    t = board.fighters[info.target]
+    if info.mode in (AttackMode.WEAPON, AttackMode.BLOCKADE):
+        av = weapon_attack_value(board, me, t, info.index)
+        if av is not None:
+            return av[0]
+    mode = AttackMode.WEAPON if info.mode is AttackMode.BLOCKADE else info.mode
+    return plan_attack(board.combat, me, t, mode, info.index).probenwert
+
+
+def pre_check(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action | None:
+    bonus = first(legal, ActionKind.PRE_ACTIONBONUS)
+    if bonus is not None:
+        return bonus  # P03: a free +2
+    improve = first(legal, ActionKind.PRE_IMPROVE)
+    grand = first(legal, ActionKind.PRE_GROSSER_WURF)
+    ctx = check_context(board, after_roll=False)
+    gain_improve = 0.0
+    gain_grand = 0.0
+    if ctx.kind == "attack" and ctx.attack is not None:
+        base = _attack_value(board, ctx.attack, cfg, 0)
+        if improve is not None:
+            gain_improve = _attack_value(board, ctx.attack, cfg, 2) - base
+        if grand is not None:
+            gain_grand = _forced_value(board, ctx.attack, cfg, _attack_pw(board, ctx.attack)) - base
+    elif ctx.kind == "defence" and ctx.attack is not None and ctx.attack.roll is not None:
+        losses = loss_table(board, ctx.attack, cfg)
+        dpw = _my_defence_pw(board, ctx.attack)
+        base = defended_loss(board.options, ctx.attack.roll, dpw, losses)
+        if improve is not None:
+            gain_improve = base - defended_loss(board.options, ctx.attack.roll, dpw + 2, losses)
+        if grand is not None:
+            forced = forced_volltreffer(dpw, board.options)
+            c = contest(ctx.attack.roll, forced, board.options)
+            after = losses[min(max(c.qs, 0), MAX_QS)] if c.winner == 0 else 0.0
+            gain_grand = base - after
+    elif ctx.kind == "benommen" and improve is not None:
+        pw = board.check_value(board.me, board.options.benommen_check)
+        gain = success_chance(board.options, pw + 2) - success_chance(board.options, pw)
+        gain_improve = gain * offense(board, board.me) * max(1, board.me.actions)
+    net_improve = gain_improve - cfg.mumm_value
+    net_grand = gain_grand - 3 * cfg.mumm_value
+    if grand is not None and net_grand > 0 and net_grand >= net_improve:
+        return grand
+    if improve is not None and net_improve > 0:
+        return improve
+    return first(legal, ActionKind.PRE_NONE)
+
+
+def _my_defence_pw(board: Board, info: AttackInfo) -> int:
+    """The Probenwert of the defence I declared (the best value for this attack, A03)."""
+    a = board.fighters[info.attacker]
+    mode = AttackMode.WEAPON if info.mode is AttackMode.BLOCKADE else info.mode
+    values = defence_values(board.combat, mode, a, info.index)
+    return max(board.check_value(board.me, v, reaction=True, defence=True) for v in values)
+
+
+def post_check(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action | None:
+    rolls = my_last_rolls(board, 1)
+    if not rolls:
+        return None
+    r = rolls[0]
+    ctx = check_context(board, after_roll=True)
+    avert = first(legal, ActionKind.POST_AVERT)
+    reroll = first(legal, ActionKind.POST_REROLL)
+    if avert is not None:
+        if ctx.kind == "attack":
+            cost = patzer_cost(board, board.me, cfg.condition_horizon, cfg.mumm_value)
+            return avert if cost >= cfg.mumm_value else None
+        if ctx.kind == "dying":
+            return avert  # D08: a Patzer on the dying check kills
+        return None
+    if reroll is None:
+        return None
+    gain = _reroll_gain(board, r, ctx, cfg)
+    return reroll if gain >= cfg.mumm_value and gain > 0 else None
+
+
+def _reroll_gain(board: Board, r: ProbeResult, ctx: CheckContext, cfg: PromptConfig) -> float:
+    """M03: expected gain of rolling again and keeping the better result."""
+    if ctx.kind == "attack" and ctx.attack is not None:
+        # A success stands (rerolling it rarely pays); a miss is worth a fresh attack.
+        return 0.0 if r.success else _attack_value(board, ctx.attack, cfg, 0)
+    if ctx.kind == "defence" and ctx.attack is not None and ctx.attack.roll is not None:
+        losses = loss_table(board, ctx.attack, cfg)
+        attack = ctx.attack.roll
+        now = _loss_of(board, attack, r, losses)
+        total = 0.0
+        for new, n in roll_classes(board.options, r.probenwert):
+            total += n * min(now, _loss_of(board, attack, new, losses))
+        return now - total / 100
+    if ctx.kind == "benommen" and not r.success:
+        p = success_chance(board.options, r.probenwert)
+        return p * offense(board, board.me) * max(1, board.me.actions)
+    if ctx.kind == "dying" and not r.success:
+        return success_chance(board.options, r.probenwert) * (5.5 + cfg.ko_bonus / 2)
+    return 0.0
+
+
+def _loss_of(board: Board, attack: ProbeResult, d: ProbeResult, losses: list[float]) -> float:
+    if not d.success:
+        return losses[min(attack.qs, MAX_QS)]
+    c = contest(attack, d, board.options)
+    return losses[min(max(c.qs, 0), MAX_QS)] if c.winner == 0 else 0.0
+
+
+def keep(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action | None:
+    """M03: keep the better of the two results (success, Volltreffer, higher roll; among
+    failures, not the Patzer)."""
+    rolls = my_last_rolls(board, 2)
+    if len(rolls) < 2:
+        return None
+
+    def key(r: ProbeResult) -> tuple[int, int, int]:
+        if r.success:
+            return (2, int(r.volltreffer), r.total)
+        return (0, int(not r.patzer), 0)
+
+    older, newer = rolls
+    want = ActionKind.KEEP_SECOND if key(newer) >= key(older) else ActionKind.KEEP_FIRST
+    return first(legal, want)
