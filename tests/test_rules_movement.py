@@ -194,3 +194,26 @@ def test_r05_catching_a_fall_outside_ones_turn() -> None:
     fell = events_of(c, ev.Fell)[-1]
     assert fell.metres == 6 and fell.dice == 1
     assert c.fighters[1].lp == 30 - 4, lines(c)[-6:]
+
+
+def test_b01_a_move_passes_through_an_ally_and_arrives() -> None:
+    """B01: a route through an ally's cell is offered, reaches its destination and costs
+    only the metres walked (the ally keeps its cell)."""
+    game = make_game(
+        [
+            (fighter("Kira", bewegung=6), (0, 0)),
+            (fighter("Jax"), (1, 0)),
+            (fighter("Wache", Side.GEGNER), (11, 0)),
+        ],
+        rows=["............"],  # a one-cell-wide corridor: the only way east is through Jax
+    )
+    c = scripted(game, init_dice(game) + [5] * 60)
+    kira = next(f for f in c.fighters if f.name == "Kira")
+    jax = next(f for f in c.fighters if f.name == "Jax")
+    if c.decision.kind is DecisionKind.ORDER:  # I04: tied Runners pick who acts first
+        c.apply(find(c, ActionKind.CHOOSE_ACTOR, target=kira.idx))
+    assert c.decision.fighter == kira.idx, lines(c)
+    dest = c.bm.index(3, 0)
+    c.apply(find(c, ActionKind.MOVE, cell=dest))
+    assert kira.pos == dest
+    assert jax.pos == c.bm.index(1, 0) and c.occupant[jax.pos] == jax.idx

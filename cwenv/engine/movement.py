@@ -187,8 +187,15 @@ class MoveFrame(Frame):
                     self.reactor = prompt.fighter
                     self.stage = 1
                     return prompt
-            if c.occupant.get(b, f.idx) != f.idx and not c.fighters[c.occupant[b]].down:
-                break  # the way is no longer free (someone moved in)
+            other = c.occupant.get(b, f.idx)
+            # B01: allies may be passed through but not stopped on; an enemy who stepped
+            # into the way, or anyone on the destination, ends the move here.
+            if (
+                other != f.idx
+                and not c.fighters[other].down
+                and (c.fighters[other].side is not f.side or self.i == len(self.path) - 1)
+            ):
+                break
             entered_fire = c.bm.terrain[b] is Terrain.FIRE and c.bm.terrain[a] is not Terrain.FIRE
             c.move_fighter(f, b)
             self.done = (*self.done, b)
