@@ -1,0 +1,2 @@
+"""Stress-testing the rules: rule-variant sweeps, restricted-play tactic ablation and
+RL exploit search (``cwenv stress``)."""
