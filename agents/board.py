@@ -19,8 +19,8 @@ from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.battlemap.los import has_line_of_sight, terrain_cover
 from cwenv.battlemap.paths import reachable
 from cwenv.engine.checks import check_parts
+from cwenv.engine.conditions import reaction_choices
 from cwenv.engine.cover import cover_against
-from cwenv.engine.damage import reaction_choices
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.game import VictoryKind
 from cwenv.engine.movement import blocked_for, move_profile, threat_masks

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cwenv.engine import events as ev
-from cwenv.engine.attack import AttackMode
+from cwenv.engine.attack_plan import AttackMode
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import Condition, Maneuver
 from cwenv.rules.probe import ProbeResult, qs_band

@@ -26,7 +26,7 @@ from agents.valuation import handlung_value
 from agents.worth import condition_cost
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
-from cwenv.engine.attack import AttackMode
+from cwenv.engine.attack_plan import AttackMode
 from cwenv.engine.fighter import FighterState
 from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import CheckValue, Condition, CoverLevel, WeaponKind

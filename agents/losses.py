@@ -10,7 +10,7 @@ from agents.context import AttackInfo, attack_info
 from agents.odds import crit_extra_dice, damage_profile, weapon_profile
 from agents.worth import condition_gain, maneuver_worth
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.engine.attack import AttackMode
+from cwenv.engine.attack_plan import AttackMode
 from cwenv.model.types import Maneuver
 
 MAX_QS = 12

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from agents.board import Board
 from agents.exact import keep_alive, odds, success_chance
-from cwenv.engine.attack import AttackMode, defence_values, plan_attack
+from cwenv.engine.attack_plan import AttackMode, defence_values, plan_attack
 from cwenv.engine.damage import armour_after_mode
 from cwenv.engine.fighter import FighterState
 from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec

@@ -24,7 +24,7 @@ from agents.losses import MAX_QS, attack_on_me, cost, first, loss_table
 from agents.odds import damage_profile, offense, weapon_estimate
 from agents.spends import keep, post_check, pre_check
 from cwenv.engine.actions import Action, ActionKind, DecisionKind
-from cwenv.engine.attack import AttackMode
+from cwenv.engine.attack_plan import AttackMode
 from cwenv.model.types import CheckValue, CoverLevel, Skill
 from cwenv.rules.odds import probe_odds
 

@@ -25,7 +25,7 @@ from agents.odds import (
 )
 from agents.worth import maneuver_worth, patzer_cost
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.engine.attack import AttackMode, defence_values, plan_attack
+from cwenv.engine.attack_plan import AttackMode, defence_values, plan_attack
 from cwenv.model.types import Maneuver
 from cwenv.rules.probe import ProbeResult, contest, forced_volltreffer
 

@@ -20,7 +20,7 @@ from agents.odds import (
 )
 from agents.worth import condition_cost, condition_gain, maneuver_worth
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.engine.attack import area_targets
+from cwenv.engine.attack_plan import area_targets
 from cwenv.model.specs import AbilityKind, ItemKind
 from cwenv.model.types import CheckValue, Condition, Maneuver, WeaponKind
 

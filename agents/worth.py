@@ -17,8 +17,8 @@ from agents.odds import (
     offense,
     weapon_profile,
 )
-from cwenv.engine.attack import AttackMode
-from cwenv.engine.damage import SUBSTITUTE
+from cwenv.engine.attack_plan import AttackMode
+from cwenv.engine.conditions import SUBSTITUTE
 from cwenv.engine.fighter import FighterState
 from cwenv.model.types import CheckValue, Condition, Maneuver, WeaponKind
 from cwenv.rules.tables import FumbleRow, patzer_row

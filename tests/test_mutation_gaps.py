@@ -9,7 +9,8 @@ import pytest
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
-from cwenv.engine.damage import gain_condition, gain_zehrend, heal
+from cwenv.engine.conditions import gain_condition
+from cwenv.engine.damage import gain_zehrend, heal
 from cwenv.engine.state import Combat
 from cwenv.model.types import CheckValue, Condition, Side
 from cwenv.rules.options import DropAbsorbed, InitiativeSystem

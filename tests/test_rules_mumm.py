@@ -8,7 +8,7 @@ import pytest
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
-from cwenv.engine.damage import gain_condition
+from cwenv.engine.conditions import gain_condition
 from cwenv.engine.state import Combat
 from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import Condition, Side, WeaponKind

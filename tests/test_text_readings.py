@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
-from cwenv.engine.damage import gain_condition
+from cwenv.engine.conditions import gain_condition
 from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import Condition, Side, WeaponKind
 from tests.helpers import events_of, fighter, find, init_dice, make_game, scripted

@@ -8,173 +8,32 @@ miss through living cover (C05) → on success the target may defend (A02, A03) 
 
 from __future__ import annotations
 
-from enum import IntEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from cwenv.battlemap.los import cells_in_radius, has_line_of_sight
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
-from cwenv.engine.checks import CheckFrame, check, check_parts
-from cwenv.engine.cover import NO_COVER, Cover, cover_against
-from cwenv.engine.damage import (
-    DamageFrame,
-    SequenceFrame,
-    gain_condition,
-    gain_zehrend,
-    pay_reaction,
-    reaction_choices,
+from cwenv.engine.attack_plan import (
+    AttackMode,
+    area_radius,
+    attack_is_ranged,
+    defence_values,
+    plan_attack,
 )
+from cwenv.engine.checks import CheckFrame, check
+from cwenv.engine.conditions import gain_condition, pay_reaction, reaction_choices
+from cwenv.engine.cover import NO_COVER, Cover
+from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_zehrend
 from cwenv.engine.effects import maneuver_effects, patzer_effects
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec
-from cwenv.model.types import ArmourMode, CheckValue, Condition, CoverLevel, Maneuver, WeaponKind
-from cwenv.rules.options import AreaCover, CritExtraDie, MeleeDefence
+from cwenv.model.types import ArmourMode, CheckValue, Condition, CoverLevel, Maneuver
+from cwenv.rules.options import CritExtraDie
 from cwenv.rules.probe import ProbeResult, contest, resolve_probe
 from cwenv.rules.tables import volltreffer_effect
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
-
-
-class AttackMode(IntEnum):
-    WEAPON = 0
-    HACK = 1
-    MANEUVER = 2
-    BLOCKADE = 3
-
-
-MANEUVER_MODIFIER = {Maneuver.ENTWAFFNEN: -2, Maneuver.MITZERREN: -2}  # K01, K03
-
-
-def attack_is_ranged(attacker: FighterState, mode: AttackMode, index: int) -> bool:
-    """Ranged weapons and hacks meet cover (C02, C03); melee does not."""
-    if mode is AttackMode.HACK:
-        return True
-    if mode is AttackMode.MANEUVER:
-        return False
-    return attacker.weapons[index].kind is WeaponKind.RANGED
-
-
-def area_radius(attacker: FighterState, mode: AttackMode, index: int) -> int:
-    if mode is AttackMode.HACK:
-        return attacker.spec.hacks[index].area_radius
-    if mode in (AttackMode.WEAPON, AttackMode.BLOCKADE):
-        return attacker.weapons[index].area_radius
-    return 0
-
-
-def area_targets(c: Combat, centre: int, radius: int, durchdringung: bool) -> tuple[int, ...]:
-    """Fighters an area attack reaches: inside the radius, not behind full massive cover
-    from the centre unless the effect has Durchdringung (C01, C03)."""
-    out = []
-    for cell in cells_in_radius(c.bm, centre, radius):
-        idx = c.occupant.get(cell)
-        if idx is None or c.fighters[idx].dead:
-            continue
-        if durchdringung or cell == centre or has_line_of_sight(c.bm, c.opaque, centre, cell):
-            out.append(idx)
-    return tuple(out)
-
-
-def defence_values(
-    c: Combat, mode: AttackMode, attacker: FighterState, index: int
-) -> tuple[CheckValue, ...]:
-    """A03, X21: weapons → Ausweichen (melee also Kampfkunst under X21), hacks → Firewall,
-    Kampfmanöver → Kampfkunst (X22)."""
-    if mode is AttackMode.HACK:
-        return (CheckValue.FIREWALL,)
-    if mode is AttackMode.MANEUVER:
-        return (CheckValue.KAMPFKUNST,)
-    w = attacker.weapons[index]
-    if (
-        w.kind is WeaponKind.MELEE
-        and c.options.melee_defence is MeleeDefence.AUSWEICHEN_OR_KAMPFKUNST
-    ):
-        return (CheckValue.AUSWEICHEN, CheckValue.KAMPFKUNST)
-    return (CheckValue.AUSWEICHEN,)
-
-
-class AttackPlan(NamedTuple):
-    """What an attack will roll against, worked out before the roll (A01)."""
-
-    parts: tuple[tuple[str, int], ...]
-    cover: Cover
-    ranged: bool
-    targets: tuple[int, ...]
-    aim_qs: int
-    no_cover_probenwert: int
-
-    @property
-    def probenwert(self) -> int:
-        return sum(v for _, v in self.parts)
-
-
-def plan_attack(
-    c: Combat, a: FighterState, t: FighterState, mode: AttackMode, index: int
-) -> AttackPlan:
-    """The attack value's parts (A01): skill and conditions, the weapon's modifier, range,
-    cover (C01–C04, R06), Zielen (H11, X03), a disarmed NSC's −2 (K01), manoeuvre
-    difficulty (K01, K03), help (P08). Pure: it changes nothing, so menus and agents can
-    show the exact odds of an attack before it is made."""
-    ranged = attack_is_ranged(a, mode, index)
-    radius = area_radius(a, mode, index)
-    if mode is AttackMode.HACK:
-        skill = CheckValue.HACKING
-        hack = a.spec.hacks[index]
-    else:
-        weapon = UNARMED if mode is AttackMode.MANEUVER else a.weapons[index]
-        skill = CheckValue(weapon.skill.value)
-    # A Blockadeangriff is a reaction (R04): Eingeschränkt's −2 applies (Z03).
-    parts = check_parts(c, a, skill, attack=True, reaction=mode is AttackMode.BLOCKADE)
-    targets: tuple[int, ...] = (t.idx,)
-    if radius:
-        ignores = mode is AttackMode.HACK or c.options.area_cover is AreaCover.ALL_AREA_ATTACKS
-        durch = hack.durchdringung if mode is AttackMode.HACK else weapon.durchdringung
-        targets = area_targets(c, t.pos, radius, durch)
-        cover = cover_against(c, a, t, ranged=True, area=ignores)
-    else:
-        cover = cover_against(c, a, t, ranged=ranged)
-    if mode is AttackMode.WEAPON or mode is AttackMode.BLOCKADE:
-        if weapon.attack_modifier:
-            parts.append((weapon.name, weapon.attack_modifier))
-        rm = weapon.range_modifier(c.bm.distance(a.pos, t.pos)) if ranged else 0
-        if rm:
-            parts.append(("Entfernung", rm))
-    elif mode is AttackMode.HACK:
-        if hack.modifier:
-            parts.append((hack.name, hack.modifier))
-    else:
-        mod = MANEUVER_MODIFIER.get(Maneuver(index), 0)
-        if mod:
-            parts.append((Maneuver(index).label, mod))
-    cover_penalty = cover.level.penalty
-    if cover_penalty:
-        parts.append((cover.level.label + (" (lebend)" if cover.living else ""), cover_penalty))
-    if (
-        t.prone_bonus
-        and cover.level is CoverLevel.NONE
-        and (ranged or c.options.niederwerfen_vs_melee)
-    ):
-        parts.append(("niedergeworfen", -2))  # R06 without cover
-    aim_qs = 0
-    if ranged and mode is AttackMode.WEAPON and a.aim_target == t.idx and a.aim_stacks:
-        opts = c.options
-        parts.append(("Zielen", opts.zielen_bonus * a.aim_stacks))  # H11, X03
-        aim_qs = opts.zielen_qs_bonus * a.aim_stacks
-    if a.disarmed:
-        parts.append(("entwaffnet", -c.options.entwaffnen_nsc_penalty))
-    if a.help_bonus:
-        parts.append(("Hilfe", a.help_bonus))
-    probenwert = sum(v for _, v in parts)
-    return AttackPlan(
-        tuple(parts),
-        cover,
-        ranged,
-        targets,
-        aim_qs,
-        probenwert - (cover_penalty if cover.living else 0),
-    )
 
 
 class AttackFrame(Frame):

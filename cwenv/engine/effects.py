@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING, Any
 from cwenv.battlemap.paths import Reach, reachable
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
-from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_condition, pay_reaction
+from cwenv.engine.conditions import gain_condition, pay_reaction
+from cwenv.engine.damage import DamageFrame, SequenceFrame
+from cwenv.engine.falls import ForcedMoveFrame, push_path
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import (
     PUSH_METRES,
-    ForcedMoveFrame,
     blockade_prompt,
     blocked_for,
     move_profile,
     movement_allowance_base,
-    push_path,
 )
 from cwenv.model.specs import UNARMED
 from cwenv.model.types import ArmourMode, Condition, Maneuver, Side
@@ -113,7 +113,8 @@ class DragFrame(Frame):
         if self.stage == 3:  # a reactor answered
             self.stage = 2
             if value.kind is ActionKind.BLOCKADE_ATTACK:
-                from cwenv.engine.attack import AttackFrame, AttackMode
+                from cwenv.engine.attack import AttackFrame
+                from cwenv.engine.attack_plan import AttackMode
 
                 g = c.fighters[self.reactor]
                 pay_reaction(c, g, value.mumm, "Blockadeangriff")

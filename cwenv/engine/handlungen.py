@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision
 from cwenv.engine.checks import check
-from cwenv.engine.damage import DamageFrame, heal, lose_condition
+from cwenv.engine.conditions import lose_condition
+from cwenv.engine.damage import DamageFrame, heal
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.model.specs import AbilityKind, ItemKind
 from cwenv.model.types import ArmourMode, CheckValue, Condition, WeaponKind
@@ -25,8 +26,9 @@ if TYPE_CHECKING:
 
 def run_handlung(c: Combat, f: FighterState, action: Action) -> Frame | None:
     """Start the Handlung ``action``; return a frame when it needs more resolving."""
-    from cwenv.engine.attack import AttackFrame, AttackMode
-    from cwenv.engine.movement import SchwierigFrame
+    from cwenv.engine.attack import AttackFrame
+    from cwenv.engine.attack_plan import AttackMode
+    from cwenv.engine.falls import SchwierigFrame
 
     kind = action.kind
     if kind is ActionKind.ATTACK:  # H01

@@ -1,6 +1,6 @@
-"""Moving fighters: walking with Blockadeangriffe, Schwierige Bewegung, forced moves and falls.
+"""Moving fighters: walking with Blockadeangriffe, the movement budget and danger zones.
 
-B01–B06, R04, R05, K03, K05, A08 (Fehltritt), X18, X40, X43.
+B01, R04, X40, X43; falls and forced moves live in :mod:`cwenv.engine.falls`.
 """
 
 from __future__ import annotations
@@ -8,22 +8,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap.grid import Terrain
-from cwenv.battlemap.paths import MoveProfile, Route, StepKind
+from cwenv.battlemap.paths import MoveProfile
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
-from cwenv.engine.checks import check
-from cwenv.engine.damage import (
-    DamageFrame,
-    can_use_reaction,
-    gain_zehrend,
-    pay_reaction,
-    reaction_choices,
-)
+from cwenv.engine.conditions import can_use_reaction, pay_reaction, reaction_choices
+from cwenv.engine.damage import gain_zehrend
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.game import VictoryKind
-from cwenv.model.types import CheckValue, Condition, WeaponKind
-from cwenv.rules.options import BlockadeGeometry, DropAbsorbed, ProneMovement, Rounding
-from cwenv.rules.probe import ProbeResult
+from cwenv.model.types import Condition, WeaponKind
+from cwenv.rules.options import BlockadeGeometry, DropAbsorbed, ProneMovement
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
@@ -169,7 +162,8 @@ class MoveFrame(Frame):
             g = c.fighters[self.reactor]
             self.stage = 0
             if value.kind is ActionKind.BLOCKADE_ATTACK:
-                from cwenv.engine.attack import AttackFrame, AttackMode
+                from cwenv.engine.attack import AttackFrame
+                from cwenv.engine.attack_plan import AttackMode
 
                 pay_reaction(c, g, value.mumm, "Blockadeangriff")
                 self.stage = 2
@@ -251,212 +245,3 @@ def _maybe_escape(c: Combat, f: FighterState) -> None:
             c.emit(ev.StatusChanged(f.idx, "entkommen"))
             c.mark_dirty()
             return
-
-
-def fall_dice(c: Combat, metres: int) -> int:
-    """B05, X18: 1W10 per full 3 m (or per started 3 m when rounding up)."""
-    if c.options.fall_dice_rounding is Rounding.UP:
-        return -(-metres // FALL_METRES_PER_DIE)
-    return metres // FALL_METRES_PER_DIE
-
-
-class FallFrame(Frame):
-    """A fall of ``metres`` (B05, B06, R05): absorbed when no deeper than half Bewegung;
-    outside the faller's own turn a reaction may catch it with Infiltration, whose QS
-    removes damage dice (X18: the same roll)."""
-
-    __slots__ = ("fighter", "metres", "outside_turn", "reduce")
-
-    def __init__(self, fighter: int, metres: int, outside_turn: bool, reduce: int = 0) -> None:
-        super().__init__()
-        self.fighter = fighter
-        self.metres = metres
-        self.outside_turn = outside_turn
-        self.reduce = reduce
-
-    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        f = c.fighters[self.fighter]
-        if self.stage == 0:
-            if self.metres <= move_profile(c, f).free_drop:
-                return DONE
-            self.stage = 1
-            pay = reaction_choices(c, f) if self.outside_turn else ()
-            if pay:
-                return Decision(
-                    DecisionKind.STURZ,
-                    f.idx,
-                    (
-                        Action(ActionKind.CATCH_FALL, f.idx, mumm=pay[0]),
-                        Action(ActionKind.NO_CATCH, f.idx),
-                    ),
-                )
-            value = None
-        if self.stage == 1:
-            self.stage = 3
-            if value is not None and value.kind is ActionKind.CATCH_FALL:
-                pay_reaction(c, f, value.mumm, "Sturz abfangen")
-                self.stage = 2
-                return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen", reaction=True)
-        if self.stage == 2:
-            result: ProbeResult = value
-            if result.success:
-                self.reduce += result.qs
-            self.stage = 3
-        if self.stage == 3:
-            dice = max(0, fall_dice(c, self.metres) - self.reduce)
-            c.emit(ev.Fell(f.idx, self.metres, dice))
-            self.stage = 4
-            if dice:
-                return DamageFrame(
-                    f.idx,
-                    -1,
-                    dice,
-                    0,
-                    c.options.fall_armour_mode,
-                    frozenset({"sturz"}),
-                    False,
-                    "Sturz",
-                )
-        return DONE
-
-
-def push_path(
-    c: Combat, f: FighterState, direction: tuple[int, int], metres: int
-) -> tuple[int, ...]:
-    """Cells of a forced move of up to ``metres`` in ``direction``; stops before walls,
-    cover objects and other fighters (K05, A08). A drop ends it: the fighter falls there."""
-    bm = c.bm
-    x, y = bm.xs[f.pos], bm.ys[f.pos]
-    dx, dy = direction
-    cells: list[int] = []
-    elev = bm.elevation[f.pos]
-    for _ in range(metres):
-        x += dx
-        y += dy
-        if not (0 <= x < bm.width and 0 <= y < bm.height):
-            break
-        cell = y * bm.width + x
-        if c.solid[cell] or cell in c.occupant:
-            break
-        if bm.elevation[cell] - elev > 1:
-            break
-        cells.append(cell)
-        if bm.elevation[cell] < elev - 1:
-            break  # over the edge
-        elev = bm.elevation[cell]
-    return tuple(cells)
-
-
-class ForcedMoveFrame(Frame):
-    """Move a fighter along a forced path, then let it fall if it went over an edge."""
-
-    __slots__ = ("cause", "fighter", "path", "provoke", "start_elev")
-
-    def __init__(self, fighter: int, path: tuple[int, ...], cause: str, provoke: bool) -> None:
-        super().__init__()
-        self.fighter = fighter
-        self.path = path
-        self.cause = cause
-        self.provoke = provoke
-        self.start_elev = 0
-
-    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        f = c.fighters[self.fighter]
-        if self.stage == 0:
-            self.stage = 1
-            if not self.path:
-                return DONE
-            self.start_elev = c.bm.elevation[f.pos]
-            c.emit(ev.ForcedMove(f.idx, tuple(c.bm.cell(x) for x in self.path), self.cause))
-            return MoveFrame(f.idx, self.path, self.cause, self.provoke)
-        if self.stage == 1:
-            self.stage = 2
-            depth = self.start_elev - c.bm.elevation[f.pos]
-            if depth > 0 and f.on_map and not f.dead:
-                return FallFrame(f.idx, depth, outside_turn=c.turn_fighter != f.idx)
-        return DONE
-
-
-DIFFICULT_VERBS = {
-    StepKind.CLIMB: "klettert",
-    StepKind.SWIM: "schwimmt",
-    StepKind.JUMP: "springt",
-    StepKind.DROP: "springt hinab",
-}
-
-DIFFICULT_SKILL_NAMES = {
-    StepKind.CLIMB: "Klettern",
-    StepKind.SWIM: "Schwimmen",
-    StepKind.JUMP: "Springen",
-    StepKind.DROP: "Herabspringen",
-}
-
-
-def difficult_check_value(c: Combat, kind: StepKind) -> CheckValue:
-    """B03/B04: climbing and swimming on Unbeugsamkeit (X17); jumps and deep drops on
-    Infiltration (B02, B06)."""
-    if kind is StepKind.CLIMB:
-        return CheckValue(c.options.climb_skill.value)
-    if kind is StepKind.SWIM:
-        return CheckValue(c.options.swim_skill.value)
-    return CheckValue.INFILTRATION
-
-
-class SchwierigFrame(Frame):
-    """H07 Schwierige Bewegung along ``route``: one check for its difficult steps.
-
-    Success: the whole route; a deep drop's fall loses QS damage dice (X18). Failure: a
-    climb or swim makes no headway; a long jump falls into the gap; a deep drop falls with
-    every die.
-    """
-
-    __slots__ = ("fighter", "result", "route")
-
-    def __init__(self, fighter: int, route: Route) -> None:
-        super().__init__()
-        self.fighter = fighter
-        self.route = route
-        self.result: ProbeResult | None = None
-
-    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        f = c.fighters[self.fighter]
-        route = self.route
-        if self.stage == 0:
-            self.stage = 1
-            label = DIFFICULT_SKILL_NAMES[route.kind]
-            c.count(f"move:{label}")
-            return check(c, f, difficult_check_value(c, route.kind), label)
-        if self.stage == 1:
-            self.result = value
-            self.stage = 2
-            how = DIFFICULT_VERBS[route.kind]
-            if value.success:
-                return MoveFrame(f.idx, route.cells, how)
-            if route.kind in (StepKind.CLIMB, StepKind.SWIM):
-                c.emit(ev.Acted(f.idx, "scheitert", how))
-                self.stage = 4
-                return DONE
-            if route.kind is StepKind.JUMP:
-                return MoveFrame(f.idx, route.cells[: max(route.first_hard, 0)], how)
-            return MoveFrame(f.idx, route.cells, how)
-        if self.stage == 2:
-            self.stage = 3
-            result = self.result
-            assert result is not None
-            if route.kind is StepKind.JUMP and not result.success:
-                landing = route.cells[route.first_hard]
-                bm = c.bm
-                x0, y0 = bm.xs[f.pos], bm.ys[f.pos]
-                dx = (bm.xs[landing] > x0) - (bm.xs[landing] < x0)
-                dy = (bm.ys[landing] > y0) - (bm.ys[landing] < y0)
-                gap = bm.index(x0 + dx, y0 + dy)
-                depth = bm.elevation[f.pos] - bm.elevation[gap]
-                if gap in c.occupant:
-                    return DONE
-                c.move_fighter(f, gap)
-                c.emit(ev.ForcedMove(f.idx, (bm.cell(gap),), "stürzt in die Lücke"))
-                return FallFrame(f.idx, depth, outside_turn=False)
-            if route.kind is StepKind.DROP and route.drop:
-                reduce = result.qs if result.success else 0
-                return FallFrame(f.idx, route.drop, outside_turn=False, reduce=reduce)
-        return DONE

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.engine.attack import AttackMode, defence_values, plan_attack
+from cwenv.engine.attack_plan import AttackMode, defence_values, plan_attack
 from cwenv.engine.checks import check_parts
-from cwenv.engine.damage import reaction_choices
+from cwenv.engine.conditions import reaction_choices
 from cwenv.model.types import CoverLevel
 from cwenv.rules.odds import attack_odds, probe_odds
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import check
-from cwenv.engine.damage import LoseLPFrame, lose_condition, zehrend_damage
+from cwenv.engine.conditions import lose_condition
+from cwenv.engine.damage import LoseLPFrame, zehrend_damage
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.game import VictoryKind
 from cwenv.engine.movement import in_danger_zone

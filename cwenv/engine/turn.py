@@ -15,8 +15,8 @@ from cwenv.battlemap.paths import NO_REACH, has_difficult_terrain, reachable
 from cwenv.engine import events as ev
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm
+from cwenv.engine.conditions import lose_condition
 from cwenv.engine.cover import cover_against
-from cwenv.engine.damage import lose_condition
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.handlungen import run_handlung
 from cwenv.engine.movement import (

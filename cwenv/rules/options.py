@@ -14,146 +14,87 @@ from enum import Enum
 from typing import Any
 
 from cwenv.model.types import ArmourMode, CheckValue, CoverLevel, Skill
-
-
-class InitiativeSystem(Enum):
-    STEPS = "steps"  # I01–I04, the book
-    PASSES = "passes"  # I10–I13, the online combat rules
-
-
-class DropAbsorbed(Enum):
-    BELOW_HALF = "below_half"
-    UP_TO_HALF = "up_to_half"
-
-
-class ReactionBasis(Enum):
-    ROLLED_INITIATIVE = "rolled_initiative"
-    GRUNDWERT = "grundwert"
-    REFLEXE = "reflexe"
-
-
-class PenaltyScope(Enum):
-    PHYSICAL = "physical"
-    ALL_CHECKS = "all_checks"
-
-
-class DeathThreshold(Enum):
-    AT_OR_BELOW = "at_or_below"  # dies at LP <= -Unbeugsamkeit (the text's example)
-    BELOW = "below"  # dies at LP < -Unbeugsamkeit
-
-
-class VolltrefferQS(Enum):
-    PROBENWERT_BAND = "probenwert_band"
-    ROLL_BAND = "roll_band"
-    MAX_ORDINARY = "max_ordinary"
-
-
-class DifferenceQS(Enum):
-    BAND = "band"
-    RAW = "raw"
-
-
-class Rounding(Enum):
-    DOWN = "down"
-    UP = "up"
-
-
-class NscAtZero(Enum):
-    STERBEND = "sterbend"
-    DEAD = "dead"
-
-
-class ActionBonusMode(Enum):
-    NONE = "none"
-    DECLARED_ONCE_PER_ROUND = "declared_once_per_round"
-
-
-class TieOrder(Enum):
-    SIDE_CHOOSES = "side_chooses"
-    ROSTER = "roster"
-    RANDOM = "random"
-
-
-class MeleeDefence(Enum):
-    AUSWEICHEN = "ausweichen"
-    AUSWEICHEN_OR_KAMPFKUNST = "ausweichen_or_kampfkunst"
-
-
-class ProneBonusUntil(Enum):
-    OWN_NEXT_TURN = "own_next_turn"
-    NEXT_ROUND = "next_round"
-
-
-class BenommenReactions(Enum):
-    BLOCKED = "blocked"  # held but unusable while benommen
-    LOST = "lost"  # remaining reactions of the round are gone
-    KEPT = "kept"  # may still react while benommen
-
-
-class LivingCoverStacking(Enum):
-    BETTER = "better"
-    STRONGER_BY_ONE = "stronger_by_one"
-
-
-class AreaCover(Enum):
-    AREA_HACKS_ONLY = "area_hacks_only"
-    ALL_AREA_ATTACKS = "all_area_attacks"
-
-
-class AngeschlagenTrigger(Enum):
-    CROSSING = "crossing"
-    EVERY_HIT = "every_hit"
-
-
-class RoundEndOrder(Enum):
-    PER_FIGHTER = "per_fighter"  # each fighter: Zehrend damage, Zehrend check, dying check
-    PHASED = "phased"  # all Zehrend first, then all dying checks
-
-
-class CritExtraDie(Enum):
-    FULL_ROLL = "full_roll"
-    BARE_DIE = "bare_die"
-
-
-class StabilisePatzerVictim(Enum):
-    PATIENT = "patient"
-    MEDIC = "medic"
-
-
-class ProneMovement(Enum):
-    NONE = "none"
-    CRAWL_HALF = "crawl_half"
-
-
-class BehinderungScope(Enum):
-    ATTACKS = "attacks"
-    ALL_PHYSICAL = "all_physical"
-
-
-class BlockadeGeometry(Enum):
-    STAY_IN_REACH = "stay_in_reach"
-    ENTER_REACH = "enter_reach"
-
-
-class ForcedMovementBlockade(Enum):
-    FEHLTRITT_ONLY = "fehltritt_only"
-    ALL_FORCED = "all_forced"
-    NEVER = "never"
-
-
-class Surprise(Enum):
-    NONE = "none"
-    REFLEXE_CHECK = "reflexe_check"
-
-
-class MummRegen(Enum):
-    ADD_HALF_MAX = "add_half_max"
-    RESTORE_TO_HALF = "restore_to_half"
-
-
-class RucksackFailure(Enum):
-    ACTION_LOST = "action_lost"
-    ITEM_LOST = "item_lost"
+from cwenv.rules.readings import (
+    ActionBonusMode as ActionBonusMode,
+)
+from cwenv.rules.readings import (
+    AngeschlagenTrigger as AngeschlagenTrigger,
+)
+from cwenv.rules.readings import (
+    AreaCover as AreaCover,
+)
+from cwenv.rules.readings import (
+    BehinderungScope as BehinderungScope,
+)
+from cwenv.rules.readings import (
+    BenommenReactions as BenommenReactions,
+)
+from cwenv.rules.readings import (
+    BlockadeGeometry as BlockadeGeometry,
+)
+from cwenv.rules.readings import (
+    CritExtraDie as CritExtraDie,
+)
+from cwenv.rules.readings import (
+    DeathThreshold as DeathThreshold,
+)
+from cwenv.rules.readings import (
+    DifferenceQS as DifferenceQS,
+)
+from cwenv.rules.readings import (
+    DropAbsorbed as DropAbsorbed,
+)
+from cwenv.rules.readings import (
+    ForcedMovementBlockade as ForcedMovementBlockade,
+)
+from cwenv.rules.readings import (
+    InitiativeSystem as InitiativeSystem,
+)
+from cwenv.rules.readings import (
+    LivingCoverStacking as LivingCoverStacking,
+)
+from cwenv.rules.readings import (
+    MeleeDefence as MeleeDefence,
+)
+from cwenv.rules.readings import (
+    MummRegen as MummRegen,
+)
+from cwenv.rules.readings import (
+    NscAtZero as NscAtZero,
+)
+from cwenv.rules.readings import (
+    PenaltyScope as PenaltyScope,
+)
+from cwenv.rules.readings import (
+    ProneBonusUntil as ProneBonusUntil,
+)
+from cwenv.rules.readings import (
+    ProneMovement as ProneMovement,
+)
+from cwenv.rules.readings import (
+    ReactionBasis as ReactionBasis,
+)
+from cwenv.rules.readings import (
+    RoundEndOrder as RoundEndOrder,
+)
+from cwenv.rules.readings import (
+    Rounding as Rounding,
+)
+from cwenv.rules.readings import (
+    RucksackFailure as RucksackFailure,
+)
+from cwenv.rules.readings import (
+    StabilisePatzerVictim as StabilisePatzerVictim,
+)
+from cwenv.rules.readings import (
+    Surprise as Surprise,
+)
+from cwenv.rules.readings import (
+    TieOrder as TieOrder,
+)
+from cwenv.rules.readings import (
+    VolltrefferQS as VolltrefferQS,
+)
 
 
 def _opt(default: Any, x: str, why: str, alternatives: str) -> Any:

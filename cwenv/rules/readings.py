@@ -1,0 +1,149 @@
+"""The enumerated readings of the X-questions (see :class:`cwenv.rules.options.RuleOptions`).
+
+Each enum lists the readings one ambiguous passage allows; the option field that uses it
+names the default and why.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class InitiativeSystem(Enum):
+    STEPS = "steps"  # I01–I04, the book
+    PASSES = "passes"  # I10–I13, the online combat rules
+
+
+class DropAbsorbed(Enum):
+    BELOW_HALF = "below_half"
+    UP_TO_HALF = "up_to_half"
+
+
+class ReactionBasis(Enum):
+    ROLLED_INITIATIVE = "rolled_initiative"
+    GRUNDWERT = "grundwert"
+    REFLEXE = "reflexe"
+
+
+class PenaltyScope(Enum):
+    PHYSICAL = "physical"
+    ALL_CHECKS = "all_checks"
+
+
+class DeathThreshold(Enum):
+    AT_OR_BELOW = "at_or_below"  # dies at LP <= -Unbeugsamkeit (the text's example)
+    BELOW = "below"  # dies at LP < -Unbeugsamkeit
+
+
+class VolltrefferQS(Enum):
+    PROBENWERT_BAND = "probenwert_band"
+    ROLL_BAND = "roll_band"
+    MAX_ORDINARY = "max_ordinary"
+
+
+class DifferenceQS(Enum):
+    BAND = "band"
+    RAW = "raw"
+
+
+class Rounding(Enum):
+    DOWN = "down"
+    UP = "up"
+
+
+class NscAtZero(Enum):
+    STERBEND = "sterbend"
+    DEAD = "dead"
+
+
+class ActionBonusMode(Enum):
+    NONE = "none"
+    DECLARED_ONCE_PER_ROUND = "declared_once_per_round"
+
+
+class TieOrder(Enum):
+    SIDE_CHOOSES = "side_chooses"
+    ROSTER = "roster"
+    RANDOM = "random"
+
+
+class MeleeDefence(Enum):
+    AUSWEICHEN = "ausweichen"
+    AUSWEICHEN_OR_KAMPFKUNST = "ausweichen_or_kampfkunst"
+
+
+class ProneBonusUntil(Enum):
+    OWN_NEXT_TURN = "own_next_turn"
+    NEXT_ROUND = "next_round"
+
+
+class BenommenReactions(Enum):
+    BLOCKED = "blocked"  # held but unusable while benommen
+    LOST = "lost"  # remaining reactions of the round are gone
+    KEPT = "kept"  # may still react while benommen
+
+
+class LivingCoverStacking(Enum):
+    BETTER = "better"
+    STRONGER_BY_ONE = "stronger_by_one"
+
+
+class AreaCover(Enum):
+    AREA_HACKS_ONLY = "area_hacks_only"
+    ALL_AREA_ATTACKS = "all_area_attacks"
+
+
+class AngeschlagenTrigger(Enum):
+    CROSSING = "crossing"
+    EVERY_HIT = "every_hit"
+
+
+class RoundEndOrder(Enum):
+    PER_FIGHTER = "per_fighter"  # each fighter: Zehrend damage, Zehrend check, dying check
+    PHASED = "phased"  # all Zehrend first, then all dying checks
+
+
+class CritExtraDie(Enum):
+    FULL_ROLL = "full_roll"
+    BARE_DIE = "bare_die"
+
+
+class StabilisePatzerVictim(Enum):
+    PATIENT = "patient"
+    MEDIC = "medic"
+
+
+class ProneMovement(Enum):
+    NONE = "none"
+    CRAWL_HALF = "crawl_half"
+
+
+class BehinderungScope(Enum):
+    ATTACKS = "attacks"
+    ALL_PHYSICAL = "all_physical"
+
+
+class BlockadeGeometry(Enum):
+    STAY_IN_REACH = "stay_in_reach"
+    ENTER_REACH = "enter_reach"
+
+
+class ForcedMovementBlockade(Enum):
+    FEHLTRITT_ONLY = "fehltritt_only"
+    ALL_FORCED = "all_forced"
+    NEVER = "never"
+
+
+class Surprise(Enum):
+    NONE = "none"
+    REFLEXE_CHECK = "reflexe_check"
+
+
+class MummRegen(Enum):
+    ADD_HALF_MAX = "add_half_max"
+    RESTORE_TO_HALF = "restore_to_half"
+
+
+class RucksackFailure(Enum):
+    ACTION_LOST = "action_lost"
+    ITEM_LOST = "item_lost"
