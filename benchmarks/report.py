@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -10,9 +11,9 @@ from typing import Any
 
 from benchmarks.core import Figure
 
-TARGETS = {
-    "combats:feuergefecht:steps": 1000.0,  # 4v4 doctrine vs doctrine, one core
-}
+HERE = Path(__file__).resolve().parent
+DOORKEY = "ref:MiniGrid-DoorKey-8x8-v0"
+FIREFIGHT = "combats:feuergefecht:steps:taktiker"
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -24,10 +25,55 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _fmt(value: float) -> str:
+    return f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
+
+
+def targets(figures: list[Figure]) -> list[dict[str, Any]]:
+    """The issue's targets (#9): each with the measured value and whether it is met."""
+    by = {f.name: f for f in figures}
+    doorkey = by[DOORKEY].value if DOORKEY in by else None
+    out: list[dict[str, Any]] = []
+
+    def add(name: str, goal: str, value: float | None, met: bool | None, gap: str) -> None:
+        out.append({"target": name, "goal": goal, "value": value, "met": met, "distance": gap})
+
+    if FIREFIGHT in by:
+        v = by[FIREFIGHT].value
+        add("4v4 firefight, doctrine vs doctrine", "≥ 1,000 combats/s", v, v >= 1000,
+            f"{1000 / v:,.0f}× short" if v < 1000 else "met")  # fmt: skip
+    if doorkey:
+        for f in figures:
+            if f.name.startswith("env:") and f.name.endswith(":random"):
+                r = f.value / doorkey
+                add(f"env steps {f.name[4:]}", "≥ 3× DoorKey", r, r >= 3,
+                    f"{3 / r:.1f}× short" if r < 3 else "met")  # fmt: skip
+    if "ppo:frames" in by:
+        v = by["ppo:frames"].value
+        add("MaskablePPO frames/s", "≥ 1,500", v, v >= 1500,
+            f"{1500 / v:.1f}× short" if v < 1500 else "met")  # fmt: skip
+    if "ppo:env_share" in by:
+        v = by["ppo:env_share"].value
+        add("env share of rollout time", "≤ 25 %", v, v <= 0.25,
+            f"{v / 0.25:.1f}× over" if v > 0.25 else "met")  # fmt: skip
+    scale = sorted(
+        (int(f.name.split("=")[1].split(":")[0]), f.extra["us_per_turn"])
+        for f in figures
+        if f.name.startswith("scaling:fighters=") and f.name.endswith(":map=32")
+    )
+    if len(scale) >= 2 and scale[0][1] > 0:
+        (n0, t0), (n1, t1) = scale[0], scale[-1]
+        slope = math.log(t1 / t0) / math.log(n1 / n0)
+        add(f"cost per turn vs fighters ({n0}→{n1})", "at most linear (exponent ≤ 1)",
+            slope, slope <= 1.0, "met" if slope <= 1 else f"exponent {slope:.2f}")  # fmt: skip
+    return out
+
+
 def write_results(figures: list[Figure], meta: dict[str, Any], out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     ref = {f.name: f.value for f in figures if f.name.startswith("ref:")}
-    doorkey = ref.get("ref:MiniGrid-DoorKey-8x8-v0")
+    doorkey = ref.get(DOORKEY)
+    goals = targets(figures)
     data = {
         "meta": meta,
         "figures": [
@@ -37,29 +83,40 @@ def write_results(figures: list[Figure], meta: dict[str, Any], out: Path) -> Non
                 "median": f.value,
                 "samples": f.samples,
                 "note": f.note,
+                "x_doorkey": f.value / doorkey if doorkey and f.unit.endswith("/s") else None,
                 **f.extra,
             }
             for f in figures
         ],
+        "targets": goals,
     }
     _atomic_write(out / "results.json", json.dumps(data, indent=2) + "\n")
+    load = f"load average {meta['load_start'][0]} at the start, {meta['load_end'][0]} at the end"
     lines = [
         "# Benchmark results",
         "",
-        f"Measured {meta['date']} on {meta['machine']}, Python {meta['python']}; every figure",
-        f"is the median of {meta['repeats']} samples of {meta['seconds_per_sample']} s in one",
-        "process (`python -m benchmarks`); ratios are to MiniGrid DoorKey from the same run.",
+        f"Measured {meta['date']} on {meta['machine']} ({meta['cpus']} CPUs), Python",
+        f"{meta['python']}, {load} ({meta['wall_seconds']} s wall). Every figure is the median",
+        f"of {meta['repeats']} samples of {meta['seconds_per_sample']} s of CPU time in one",
+        "process (`python -m benchmarks`); the clock is the process's CPU time, and ratios are",
+        "to MiniGrid DoorKey-8x8 measured in the same run.",
         "",
-        "| figure | median | unit | × DoorKey | target | note |",
-        "|---|---:|---|---:|---:|---|",
+        "| figure | median | unit | × DoorKey | note |",
+        "|---|---:|---|---:|---|",
     ]
     for f in figures:
-        ratio = f"{f.value / doorkey:.2f}" if doorkey and f.unit.endswith("/s") else ""
-        target = TARGETS.get(f.name)
-        tcell = f"{target:,.0f} ({f.value / target:.0%})" if target else ""
-        lines.append(f"| {f.name} | {f.value:,.1f} | {f.unit} | {ratio} | {tcell} | {f.note} |")
+        ratio = f"{f.value / doorkey:.3g}" if doorkey and f.unit.endswith("/s") else ""
+        extra = "".join(f"; {k} {_fmt(v)}" for k, v in f.extra.items())
+        lines.append(f"| {f.name} | {_fmt(f.value)} | {f.unit} | {ratio} | {f.note}{extra} |")
+    if goals:
+        lines += ["", "## Targets (issue #9)", "", "| target | goal | measured | met | distance |"]
+        lines.append("|---|---|---:|---|---|")
+        for g in goals:
+            met = "yes" if g["met"] else "no"
+            value = _fmt(g["value"])
+            lines.append(f"| {g['target']} | {g['goal']} | {value} | {met} | {g['distance']} |")
     lines.append("")
-    notes = out / "NOTES.md"
-    if notes.exists():
+    notes = HERE / "NOTES.md"
+    if notes.exists() and not meta.get("quick"):
         lines += ["", notes.read_text(encoding="utf-8")]
     _atomic_write(out / "RESULTS.md", "\n".join(lines) + "\n")

@@ -1,13 +1,12 @@
-"""Scaling: cost per combat and per decision as fighters and maps grow."""
+"""Scaling: cost per combat and per turn as fighters and maps grow."""
 
 from __future__ import annotations
 
 import random
-import time
+import statistics
 from collections.abc import Iterator
-from pathlib import Path
 
-from benchmarks.core import Figure
+from benchmarks.core import Figure, Settings, clock
 from cwenv.battlemap.grid import BattleMap
 from cwenv.engine.game import Game
 from cwenv.model.specs import FighterSpec, RangeBand, WeaponSpec
@@ -46,58 +45,63 @@ def open_game(per_side: int, side_len: int) -> Game:
     return Game(bm, tuple(roster), tuple(positions), round_limit=30)
 
 
-def _measure(game: Game, agent: str, seconds: float, repeats: int) -> tuple[list[float], float]:
+def _measure(game: Game, agent: str, s: Settings) -> tuple[list[float], float]:
+    """CPU ms per combat (samples) and the median CPU µs per turn."""
     from agents.base import play_out
     from agents.registry import make_agent
 
     agents = {0: make_agent(agent), 1: make_agent(agent), 2: make_agent(agent)}
-    per_combat, per_decision = [], []
+    per_combat, per_turn = [], []
     seed = 0
-    for _ in range(repeats):
-        games = decisions = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds / 2 or games == 0:
+    for _ in range(s.repeats):
+        games = turns = 0
+        start = clock()
+        while clock() - start < s.seconds / 2 or games == 0:
             seed += 1
             c = game.new_combat(seed)
-            play_out(c, agents, {s: random.Random(seed + s) for s in agents})
+            play_out(c, agents, {side: random.Random(seed + side) for side in agents})
             games += 1
-            decisions += len(c.history)
-        elapsed = time.perf_counter() - start
+            turns += max(c.counters.get("turns", 0), 1)
+        elapsed = clock() - start
         per_combat.append(elapsed / games * 1000)
-        per_decision.append(elapsed / decisions * 1e6)
-    per_decision.sort()
-    return per_combat, per_decision[len(per_decision) // 2]
+        per_turn.append(elapsed / turns * 1e6)
+    return per_combat, statistics.median(per_turn)
 
 
-def run_scaling(seconds: float, repeats: int, out: Path, agent: str) -> Iterator[Figure]:
+def run_scaling(s: Settings, agent: str) -> Iterator[Figure]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fighters = (1, 2, 4, 8, 12)
-    sizes = (16, 32, 48, 64)
+    fighters = (1, 2) if s.quick else (1, 2, 4, 8, 12)
+    sizes = (16,) if s.quick else (16, 32, 48, 64)
     by_fighters, by_size = [], []
     for n in fighters:
-        ms, us = _measure(open_game(n, 32), agent, seconds, repeats)
-        fig = Figure(
-            f"scaling:fighters={2 * n}:map=32", "ms/combat", ms, extra={"us_per_decision": us}
-        )
+        ms, us = _measure(open_game(n, 32), agent, s)
+        fig = Figure(f"scaling:fighters={2 * n}:map=32", "ms/combat", ms, extra={"us_per_turn": us})
         by_fighters.append((2 * n, fig.value, us))
         yield fig
-    for s in sizes:
-        ms, us = _measure(open_game(4, s), agent, seconds, repeats)
-        fig = Figure(f"scaling:fighters=8:map={s}", "ms/combat", ms, extra={"us_per_decision": us})
-        by_size.append((s, fig.value, us))
+    per_side = 1 if s.quick else 4
+    for size in sizes:
+        ms, us = _measure(open_game(per_side, size), agent, s)
+        fig = Figure(
+            f"scaling:fighters={2 * per_side}:map={size}",
+            "ms/combat",
+            ms,
+            extra={"us_per_turn": us},
+        )
+        by_size.append((size, fig.value, us))
         yield fig
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    axes[0].plot([f for f, _, _ in by_fighters], [u for _, _, u in by_fighters], "o-")
-    axes[0].set_xlabel("fighters (32×32 map)")
-    axes[0].set_ylabel("µs per decision")
-    axes[1].plot([s * s for s, _, _ in by_size], [u for _, _, u in by_size], "o-")
-    axes[1].set_xlabel("map cells (8 fighters)")
-    axes[1].set_ylabel("µs per decision")
-    fig.suptitle(f"cwenv scaling ({agent} vs {agent})")
-    fig.tight_layout()
-    fig.savefig(out / "scaling.png", dpi=100)
-    plt.close(fig)
+    plot, axes = plt.subplots(2, 2, figsize=(10, 7))
+    for row, (unit, col) in enumerate((("ms per combat", 1), ("µs per turn", 2))):
+        axes[row][0].plot([p[0] for p in by_fighters], [p[col] for p in by_fighters], "o-")
+        axes[row][0].set_xlabel("fighters (32×32 map)")
+        axes[row][0].set_ylabel(unit)
+        axes[row][1].plot([p[0] ** 2 for p in by_size], [p[col] for p in by_size], "o-")
+        axes[row][1].set_xlabel(f"map cells ({2 * per_side} fighters)")
+        axes[row][1].set_ylabel(unit)
+    plot.suptitle(f"cwenv scaling ({agent} vs {agent}, CPU time)")
+    plot.tight_layout()
+    plot.savefig(s.out / "scaling.png", dpi=100)
+    plt.close(plot)

@@ -1,27 +1,32 @@
-"""The measured sections. Each yields :class:`~benchmarks.__main__.Figure` records."""
+"""The measured sections. Each takes the :class:`~benchmarks.core.Settings` and yields
+:class:`~benchmarks.core.Figure` records."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import replace
-from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from benchmarks.core import Figure, rate
-from cwenv.engine.game import Game
-from cwenv.rules.options import InitiativeSystem
+from benchmarks.core import Figure, Settings, clock, rate
+
+if TYPE_CHECKING:
+    from cwenv.engine.game import Game
+    from cwenv.engine.state import Combat
 
 SCENARIOS = ("duell", "feuergefecht", "strassenschlacht")
-AGENT = "greedy"  # the best available scripted agent; doctrines replace it when present
+RULES = {"steps": None, "passes": "passes"}  # initiative systems: default and passes.yaml
+DOCTRINE = "taktiker"  # the doctrine measured against itself
+AGENTS = (DOCTRINE, "greedy")
 
 
-def _agent_name() -> str:
-    from agents.registry import AGENTS
+def _scenarios(s: Settings) -> tuple[str, ...]:
+    return SCENARIOS[:1] if s.quick else SCENARIOS
 
-    for name in ("taktiker", "schuetze", "stuermer"):
-        if name in AGENTS:
-            return name
-    return AGENT
+
+def _game(scenario: str, rules: str | None = None) -> Game:
+    from cwenv.runner.play import load_game
+
+    return load_game(scenario, rules)
 
 
 def _combat_runner(game: Game, agent: str) -> Callable[[], int]:
@@ -40,7 +45,25 @@ def _combat_runner(game: Game, agent: str) -> Callable[[], int]:
     return one
 
 
-def reference(seconds: float, repeats: int, out: Path) -> Iterator[Figure]:
+def mid_fight(game: Game, seed: int = 5, decisions: int = 60) -> Combat:
+    """A state some way into the fight (random play), at the next TURN decision with a
+    choice, for the per-state figures."""
+    from cwenv.engine.actions import DecisionKind
+
+    c = game.new_combat(seed)
+    rng = random.Random(seed)
+    done = 0
+    while not c.is_terminal():
+        d = c.decision
+        turn = d is not None and d.kind is DecisionKind.TURN and len(c.legal_actions()) > 1
+        if done >= decisions and turn:
+            break
+        c.apply(rng.choice(c.legal_actions()))
+        done += 1
+    return c
+
+
+def reference(s: Settings) -> Iterator[Figure]:
     """Gymnasium CartPole-v1 and MiniGrid DoorKey-8x8 steps/s with random actions."""
     import gymnasium as gym
 
@@ -51,42 +74,68 @@ def reference(seconds: float, repeats: int, out: Path) -> Iterator[Figure]:
         env.reset(seed=0)
         env.action_space.seed(0)
 
-        def steps(env: gym.Env = env) -> int:
+        def steps(env: gym.Env[Any, Any] = env) -> int:
             for _ in range(200):
                 _, _, term, trunc, _ = env.step(env.action_space.sample())
                 if term or trunc:
                     env.reset()
             return 200
 
-        yield Figure(f"ref:{env_id}", "steps/s", rate(steps, seconds, repeats))
+        yield Figure(f"ref:{env_id}", "steps/s", rate(steps, s.seconds, s.repeats))
 
 
-def engine(seconds: float, repeats: int, out: Path) -> Iterator[Figure]:
-    """Full combats per second, scripted agent against itself, both initiative systems."""
-    from cwenv.content import load_scenario
-
-    agent = _agent_name()
-    for name in SCENARIOS:
-        base = load_scenario(name)
-        for system in InitiativeSystem:
-            game = replace(base, options=replace(base.options, initiative=system))
-            yield Figure(
-                f"combats:{name}:{system.value}",
-                "combats/s",
-                rate(_combat_runner(game, agent), seconds, repeats),
-                note=f"({agent} vs {agent})",
-            )
+def engine(s: Settings) -> Iterator[Figure]:
+    """Full combats per second: the doctrine against itself and greedy against itself, on
+    each scenario under both initiative systems."""
+    for name in _scenarios(s):
+        for system, rules in RULES.items():
+            game = _game(name, rules)
+            for agent in AGENTS[:1] if s.quick else AGENTS:
+                yield Figure(
+                    f"combats:{name}:{system}:{agent}",
+                    "combats/s",
+                    rate(_combat_runner(game, agent), s.seconds, s.repeats),
+                    note=f"({agent} vs {agent})",
+                )
 
 
-def state_ops(seconds: float, repeats: int, out: Path) -> Iterator[Figure]:
+def env_steps(s: Settings) -> Iterator[Figure]:
+    """Kampfrunde-v0 steps/s with random masked actions, observation and mask included.
+
+    The opponent is ``random`` so the figure is the env and the engine; one more figure on
+    feuergefecht has the env's default opponent (the doctrine), which a training run pays.
+    """
+    import numpy as np
+
+    from cwenv.envs.kampfrunde import KampfrundeEnv
+
+    cases = [(name, "random") for name in _scenarios(s)]
+    if not s.quick:
+        cases.append(("feuergefecht", DOCTRINE))
+    for name, opponent in cases:
+        env = KampfrundeEnv(scenario=name, opponent=opponent)
+        rng = np.random.default_rng(0)
+        env.reset(seed=0)
+
+        def steps(env: KampfrundeEnv = env, rng: np.random.Generator = rng) -> int:
+            for _ in range(20):
+                action = rng.choice(np.flatnonzero(env.action_masks()))
+                _, _, term, trunc, _ = env.step(action)
+                if term or trunc:
+                    env.reset()
+            return 20
+
+        yield Figure(
+            f"env:{name}:{opponent}",
+            "steps/s",
+            rate(steps, s.seconds, s.repeats),
+            note=f"(opponent {opponent})",
+        )
+
+
+def state_ops(s: Settings) -> Iterator[Figure]:
     """clone() and a full legal-action enumeration on a mid-fight 4v4 state."""
-    from cwenv.content import load_scenario
-
-    game = load_scenario("feuergefecht")
-    c = game.new_combat(5)
-    rng = random.Random(5)
-    for _ in range(60):
-        c.apply(rng.choice(c.legal_actions()))
+    c = mid_fight(_game("feuergefecht"))
 
     def clones() -> int:
         for _ in range(100):
@@ -99,30 +148,140 @@ def state_ops(seconds: float, repeats: int, out: Path) -> Iterator[Figure]:
             c.legal_actions()
         return 20
 
+    clone_rate = rate(clones, s.seconds, s.repeats)
     yield Figure(
         "clone",
         "clones/s",
-        rate(clones, seconds, repeats),
-        note=f"({len(c.events)} events in the log)",
+        clone_rate,
+        note=f"({len(c.events)} events in the log; {1e6 / max(clone_rate):.1f} µs each)",
     )
     yield Figure(
         "legal_actions",
         "enumerations/s",
-        rate(legals, seconds, repeats),
+        rate(legals, s.seconds, s.repeats),
         note=f"({len(c.legal_actions())} legal actions)",
     )
 
 
-def scaling(seconds: float, repeats: int, out: Path) -> Iterator[Figure]:
-    """Cost per decision as fighters grow 2 → 24 and the map 16² → 64² (PNG plot)."""
+def mcts(s: Settings) -> Iterator[Figure]:
+    """MCTS iterations per second (default configuration: doctrine rollouts) from a
+    mid-fight 4v4 TURN decision."""
+    from agents.base import DecisionView
+    from agents.mcts import MCTSAgent, MCTSConfig
+
+    game = _game("duell" if s.quick else "feuergefecht")
+    c = mid_fight(game, decisions=4 if s.quick else 60)
+    per_act = 2 if s.quick else 16
+    agent = MCTSAgent(MCTSConfig(iterations=per_act))
+    view = DecisionView(c)
+    legal = c.legal_actions()
+    seed = [0]
+
+    def iterations() -> int:
+        seed[0] += 1
+        agent.act(view, legal, random.Random(seed[0]))
+        return max(agent.last_iterations, 1)
+
+    yield Figure(
+        "mcts",
+        "iterations/s",
+        rate(iterations, s.seconds, s.repeats),
+        note=f"({per_act} iterations per search, rollouts by {agent.config.rollout})",
+    )
+
+
+class _TimedVec:
+    """Wraps a VecEnv's ``step_wait`` to add up the CPU time spent in the envs."""
+
+    def __init__(self, vec: Any) -> None:
+        self.spent = 0.0
+        inner = vec.step_wait
+
+        def timed() -> Any:
+            start = clock()
+            try:
+                return inner()
+            finally:
+                self.spent += clock() - start
+
+        vec.step_wait = timed
+
+
+def training(s: Settings) -> Iterator[Figure]:
+    """MaskablePPO frames/s: 8 envs in one process (DummyVecEnv), batch 256, one torch
+    thread, n_steps 64; and the share of rollout time spent stepping the envs."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from cwenv.envs.kampfrunde import KampfrundeEnv
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    n_envs, n_steps = (2, 8) if s.quick else (8, 64)
+    scenario = "duell" if s.quick else "feuergefecht"
+    opponent = "greedy"  # the training league's default member
+    try:
+        vec = DummyVecEnv(
+            [
+                lambda i=i: KampfrundeEnv(scenario=scenario, opponent=opponent)  # type: ignore[misc]
+                for i in range(n_envs)
+            ]
+        )
+        env_time = _TimedVec(vec)
+        model = MaskablePPO(
+            "MultiInputPolicy",
+            vec,
+            n_steps=n_steps,
+            batch_size=min(256, n_envs * n_steps),
+            n_epochs=4,
+            seed=0,
+            verbose=0,
+            policy_kwargs={"net_arch": [128, 128]},
+            device="cpu",
+        )
+        rollout_time = [0.0]
+        collect = model.collect_rollouts
+
+        def timed_collect(*args: Any, **kwargs: Any) -> Any:
+            start = clock()
+            try:
+                return collect(*args, **kwargs)
+            finally:
+                rollout_time[0] += clock() - start
+
+        model.collect_rollouts = timed_collect  # type: ignore[method-assign]
+        frames, shares = [], []
+        per_sample = n_envs * n_steps * (1 if s.quick else 2)
+        model.learn(total_timesteps=n_envs * n_steps)  # warm-up: first rollout, imports
+        for _ in range(s.repeats):
+            env_time.spent = rollout_time[0] = 0.0
+            start = clock()
+            model.learn(total_timesteps=per_sample, reset_num_timesteps=False)
+            elapsed = clock() - start
+            frames.append(per_sample / elapsed)
+            shares.append(env_time.spent / max(rollout_time[0], 1e-9))
+        vec.close()
+    finally:
+        torch.set_num_threads(threads)
+    note = f"({n_envs} envs, n_steps {n_steps}, {scenario}, opponent {opponent})"
+    yield Figure("ppo:frames", "frames/s", frames, note=note)
+    yield Figure("ppo:env_share", "share", shares, note="(env step time / rollout time)")
+
+
+def scaling(s: Settings) -> Iterator[Figure]:
+    """Cost per combat and per turn as fighters grow 2 → 24 and the map 16² → 64² (PNG)."""
     from benchmarks.scaling import run_scaling
 
-    yield from run_scaling(seconds, repeats, out, _agent_name())
+    yield from run_scaling(s, DOCTRINE)
 
 
-SECTIONS: dict[str, Callable[[float, int, Path], Iterator[Figure]]] = {
+SECTIONS: dict[str, Callable[[Settings], Iterator[Figure]]] = {
     "reference": reference,
     "engine": engine,
+    "env": env_steps,
     "state": state_ops,
+    "mcts": mcts,
+    "training": training,
     "scaling": scaling,
 }

@@ -1,0 +1,76 @@
+"""Golden digests: seeded games and env episodes must replay byte for byte.
+
+Performance work (issue #9) may change how the engine, the agents and the observation
+encoder compute, never what they compute. Each digest folds the ``events_hash`` of the
+game records (every event's ``repr``) or the raw bytes of every observation and mask.
+When a rule change alters play on purpose, regenerate them with
+``python tests/test_golden_digests.py`` and say so in the commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from cwenv.runner.play import load_game, play_combat, record_of
+
+GAMES = {
+    # (scenario, rules, agent, games): digest of the events hashes of seeds 1..games
+    ("duell", None, "greedy", 20): "b782e6276c7e614d7e5068ad630633cc",
+    ("feuergefecht", None, "greedy", 20): "8778cd963ab848264d753f5b425bdef4",
+    ("strassenschlacht", None, "greedy", 20): "a9e36712e2c9f5eacc90104f560c02d8",
+    ("feuergefecht", "passes", "greedy", 10): "b76e9f9bc150228e7d8ed7824a78c8b9",
+    ("duell", None, "taktiker", 6): "82ae8acd5d3c1cc7e22a7fcf94c1a191",
+    ("feuergefecht", None, "taktiker", 3): "9de4031c83742cf6b14b8af0fc430d06",
+}
+ENV = {
+    # (scenario, steps): digest of every observation array and mask of a random-masked run
+    ("feuergefecht", 300): "a4e99ea5bf553fa232ef5ddecd9466c8",
+}
+
+
+def games_digest(scenario: str, rules: str | None, agent: str, games: int) -> str:
+    game = load_game(scenario, rules)
+    h = hashlib.sha256()
+    for seed in range(1, games + 1):
+        h.update(record_of(play_combat(game, agent, agent, seed)).events_hash.encode())
+    return h.hexdigest()[:32]
+
+
+def env_digest(scenario: str, steps: int) -> str:
+    import numpy as np
+
+    from cwenv.envs.kampfrunde import KampfrundeEnv
+
+    env = KampfrundeEnv(scenario=scenario, opponent="greedy")
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    h = hashlib.sha256()
+    for _ in range(steps):
+        mask = env.action_masks()
+        for key in sorted(obs):
+            h.update(np.ascontiguousarray(obs[key]).tobytes())
+        h.update(mask.tobytes())
+        obs, reward, term, trunc, _ = env.step(rng.choice(np.flatnonzero(mask)))
+        h.update(np.float64(reward).tobytes())
+        if term or trunc:
+            obs, _ = env.reset()
+    return h.hexdigest()[:32]
+
+
+@pytest.mark.parametrize("key", list(GAMES), ids=lambda k: "-".join(map(str, k)))
+def test_seeded_games_replay_identically(key: tuple[str, str | None, str, int]) -> None:
+    assert games_digest(*key) == GAMES[key]
+
+
+@pytest.mark.parametrize("key", list(ENV), ids=lambda k: "-".join(map(str, k)))
+def test_env_observations_replay_identically(key: tuple[str, int]) -> None:
+    assert env_digest(*key) == ENV[key]
+
+
+if __name__ == "__main__":  # print the digests (to update after an intended rule change)
+    for k in GAMES:
+        print(k, games_digest(*k))
+    for e in ENV:
+        print(e, env_digest(*e))
