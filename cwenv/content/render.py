@@ -29,6 +29,14 @@ TERRAIN_RGB: dict[Terrain, tuple[float, float, float]] = {
 }
 UNKNOWN_RGB = (1.0, 0.0, 1.0)  # a terrain this module does not know yet
 SIDE_RGB = {Side.RUNNER: "#1f77b4", Side.GEGNER: "#d62728", Side.NEUTRAL: "#8c8c8c"}
+
+
+def to_rgb(colour: str) -> tuple[float, float, float]:
+    """``#rrggbb`` as floats in 0–1."""
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return (r, g, b)
+
+
 DPI = 100
 
 

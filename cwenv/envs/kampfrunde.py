@@ -14,7 +14,7 @@ from cwenv.engine.state import Combat
 from cwenv.envs.errors import InvalidActionError
 from cwenv.envs.layout import DEFAULT_DRAG_RADIUS, DEFAULT_MOVE_RADIUS
 from cwenv.envs.opponents import OpponentSpec, opponent_factory
-from cwenv.envs.render import render_rgb, render_text
+from cwenv.envs.render import render_frame
 from cwenv.envs.rewards import RewardSpec, fighter_state
 from cwenv.envs.session import (
     DEFAULT_MAX_STEPS,
@@ -199,15 +199,7 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
         return self._enc.mask.copy()
 
     def render(self) -> str | np.ndarray | None:
-        if self._combat is None or self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            return render_rgb(self._combat)
-        text = render_text(self._combat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_frame(self._combat, self.render_mode)
 
     def close(self) -> None:
         self._combat = None

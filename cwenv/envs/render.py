@@ -15,25 +15,26 @@ import numpy as np
 import numpy.typing as npt
 
 from cwenv.battlemap.grid import DEFAULT_LEGEND, Terrain
+from cwenv.content.render import SIDE_RGB, TERRAIN_RGB, to_rgb
 from cwenv.engine.narration import narrate
 from cwenv.engine.state import Combat
-from cwenv.model.types import Side
 
 CELL_PX = 12
 EVENT_LINES = 8
 _CHAR = {t: ch for ch, t in DEFAULT_LEGEND.items()}
-_TERRAIN_RGB = {
-    Terrain.FLOOR: (216, 216, 216),
-    Terrain.WALL: (51, 51, 56),
-    Terrain.COVER_HALF: (199, 161, 102),
-    Terrain.COVER_THREE_QUARTER: (140, 97, 56),
-    Terrain.WATER: (74, 143, 217),
-    Terrain.CLIMB: (224, 191, 64),
+
+
+def _byte(rgb: tuple[float, float, float]) -> tuple[int, int, int]:
+    r, g, b = (round(255 * v) for v in rgb)
+    return (r, g, b)
+
+
+# One palette with the map PNGs (cwenv.content.render); frames also colour doors by state.
+_TERRAIN_RGB = {t: _byte(rgb) for t, rgb in TERRAIN_RGB.items()} | {
     Terrain.DOOR_CLOSED: (139, 26, 26),
     Terrain.DOOR_OPEN: (230, 170, 170),
-    Terrain.FIRE: (242, 115, 26),
 }
-_SIDE_RGB = {Side.RUNNER: (31, 119, 180), Side.GEGNER: (214, 39, 40), Side.NEUTRAL: (140, 140, 140)}
+_SIDE_RGB = {side: _byte(to_rgb(colour)) for side, colour in SIDE_RGB.items()}
 _EXIT_RGB = (26, 158, 26)
 
 
@@ -104,3 +105,17 @@ def render_rgb(c: Combat) -> npt.NDArray[np.uint8]:
             img[y0 : y0 + CELL_PX, x0 : x0 + CELL_PX] = (255, 215, 0)
         img[y0 + pad : y0 + CELL_PX - pad, x0 + pad : x0 + CELL_PX - pad] = colour.astype(np.uint8)
     return np.ascontiguousarray(img)
+
+
+def render_frame(c: Combat | None, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
+    """What ``env.render()`` returns for ``mode``: an RGB array, the text map (``ansi``), or
+    ``None`` after printing it (``human``) or when there is nothing to show."""
+    if c is None or mode is None:
+        return None
+    if mode == "rgb_array":
+        return render_rgb(c)
+    text = render_text(c)
+    if mode == "human":
+        print(text)
+        return None
+    return text
