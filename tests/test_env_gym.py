@@ -37,7 +37,7 @@ def _masked(rng: np.random.Generator, info: dict[str, Any]) -> int:
     return int(rng.choice(np.flatnonzero(info["action_mask"])))
 
 
-@pytest.mark.parametrize("scenario", ["feuergefecht", "duell", "korridor", "flucht"])
+@pytest.mark.parametrize("scenario", SCENARIOS)
 def test_gymnasium_check_env_with_warnings_as_errors(scenario: str) -> None:
     env = gym.make(
         "cwenv/Kampfrunde-v0", scenario=scenario, render_mode="ansi", illegal_action="fallback"
@@ -47,9 +47,10 @@ def test_gymnasium_check_env_with_warnings_as_errors(scenario: str) -> None:
         check_env(env.unwrapped)
 
 
-def test_stable_baselines3_check_env() -> None:
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_stable_baselines3_check_env(scenario: str) -> None:
     sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
-    env = KampfrundeEnv(illegal_action="fallback")
+    env = KampfrundeEnv(scenario=scenario, illegal_action="fallback")
     advisory = re.compile(r"unconventional shape|is an image|image space|minimal resolution")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
