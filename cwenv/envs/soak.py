@@ -84,12 +84,14 @@ def _safe(job: tuple[str, str, int, str | None, int]) -> dict[str, Any]:
 
 
 def plan(
-    episodes: int, scenarios: list[str], opponent: str | None, max_steps: int
+    episodes: int, scenarios: list[str], opponent: str | None, max_steps: int, first: int = 0
 ) -> list[tuple[str, str, int, str | None, int]]:
+    """Episode ``k`` plays scenario ``k mod S`` from alternating sides with seed ``k``, so a
+    long soak can be split into ranges (``first``) run in separate processes."""
     sides = ("gegner", "runner")
     return [
         (scenarios[k % len(scenarios)], sides[(k // len(scenarios)) % 2], k, opponent, max_steps)
-        for k in range(episodes)
+        for k in range(first, first + episodes)
     ]
 
 
@@ -100,8 +102,9 @@ def run(
     opponent: str | None = None,
     max_steps: int = 3000,
     progress: bool = False,
+    first: int = 0,
 ) -> dict[str, Any]:
-    jobs = plan(episodes, scenarios or list_scenarios(), opponent, max_steps)
+    jobs = plan(episodes, scenarios or list_scenarios(), opponent, max_steps, first)
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
 
@@ -127,6 +130,7 @@ def run(
     steps = sum(r["steps"] for r in ok)
     seconds = time.perf_counter() - start
     return {
+        "first": first,
         "episodes": len(results),
         "errors": len(errors),
         "first_errors": errors[:5],
@@ -147,9 +151,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenario", action="append", help="limit to these scenarios")
     parser.add_argument("--opponent", default=None, help="agent name (default: the doctrine)")
     parser.add_argument("--max-steps", type=int, default=3000)
+    parser.add_argument("--first", type=int, default=0, help="number of the first episode")
     args = parser.parse_args(argv)
     summary = run(
-        args.episodes, args.workers, args.scenario, args.opponent, args.max_steps, progress=True
+        args.episodes,
+        args.workers,
+        args.scenario,
+        args.opponent,
+        args.max_steps,
+        progress=True,
+        first=args.first,
     )
     json.dump(summary, sys.stdout, indent=2, ensure_ascii=False)
     print()
