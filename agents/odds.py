@@ -259,16 +259,19 @@ def weapon_estimate(
 ) -> Estimate | None:
     """Exact prospects of ``a`` attacking ``t`` with weapon ``wi`` (None: impossible).
 
-    ``aim`` adds one Zielen (H11, X03) as if aimed beforehand; ``defended`` overrides
+    ``aim`` adds one Zielen more (H11, X03; up to ``zielen_max_stacks``); ``defended`` overrides
     whether ``t`` defends (default: whenever it can pay a reaction, A02)."""
     av = weapon_attack_value(board, a, t, wi, src)
     if av is None:
         return None
     pw, aim_qs = av
     w = a.weapons[wi]
-    if aim and w.kind is WeaponKind.RANGED and not aim_qs:
-        pw += board.options.zielen_bonus
-        aim_qs = board.options.zielen_qs_bonus
+    if aim and w.kind is WeaponKind.RANGED:
+        kept = a.aim_target == t.idx and (src is None or src == a.pos)
+        stacks = a.aim_stacks if kept else 0
+        if stacks < board.options.zielen_max_stacks:  # X03: one Zielen more, where it stacks
+            pw += board.options.zielen_bonus
+            aim_qs += board.options.zielen_qs_bonus
     if defended is None or defended:
         dpw = defence_value(board, t, AttackMode.WEAPON, a, wi)
     else:
