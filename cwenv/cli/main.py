@@ -19,6 +19,7 @@ from cwenv.cli import report as report_cmd
 from cwenv.cli import rules as rules_cmd
 from cwenv.cli import scenarios as scenarios_cmd
 from cwenv.cli import simulate as simulate_cmd
+from cwenv.cli import stress as stress_cmd
 from cwenv.cli import tournament as tournament_cmd
 from cwenv.cli import train as train_cmd
 
@@ -43,6 +44,7 @@ app.command("export")(train_cmd.export)
 app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(rules_cmd.app, name="rules")
 app.add_typer(scenarios_cmd.app, name="scenarios")
+app.add_typer(stress_cmd.app, name="stress")
 
 
 @app.command("version")
