@@ -31,8 +31,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from cwenv.model.types import Cell
+
+if TYPE_CHECKING:
+    from cwenv.battlemap.los import SightLine
 
 
 class Terrain(IntEnum):
@@ -102,9 +106,7 @@ class BattleMap:
     ys: tuple[int, ...] = field(init=False, repr=False)
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     # Lines of fire depend only on geometry, so every combat on this map shares them.
-    line_cache: dict[int, tuple[tuple[int, ...], ...]] = field(
-        init=False, repr=False, default_factory=dict
-    )
+    line_cache: dict[int, SightLine] = field(init=False, repr=False, default_factory=dict)
     # Terrain steps per movement profile (paths.py), likewise shared.
     edge_cache: dict[object, object] = field(init=False, repr=False, default_factory=dict)
 

@@ -13,22 +13,73 @@ against fire from the east and not from the west.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.model.types import CoverLevel
 
 Steps = tuple[tuple[int, ...], ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SightLine:
+    """One line of fire, compiled once per map: its steps, and what of it is static.
+
+    Only opacity changes during a fight (doors), so the terrain cover a line offers when
+    nothing blocks it is computed here once.
+    """
+
+    steps: Steps
+    cells: tuple[int, ...]  # every cell of the steps, in order
+    singles: tuple[int, ...]  # one-cell steps: sight is blocked when one is opaque
+    pairs: tuple[tuple[int, int], ...]  # corner pairs: blocked when both are opaque
+    cover: CoverLevel  # the best cover object within one metre of the target (C02)
+
+    def blocked(self, opaque: bytearray) -> bool:
+        for cell in self.singles:
+            if opaque[cell]:
+                return True
+        for first, second in self.pairs:  # noqa: SIM110  (a loop beats any() here)
+            if opaque[first] and opaque[second]:
+                return True
+        return False
+
+
+def sight_line(bm: BattleMap, a: int, b: int) -> SightLine:
+    """The compiled line from ``a`` to ``b`` (cached on the map, shared by all combats)."""
+    key = a * bm.size + b
+    hit = bm.line_cache.get(key)
+    if hit is None:
+        hit = _compile(bm, b, _supercover(bm.width, bm.xs[a], bm.ys[a], bm.xs[b], bm.ys[b]))
+        bm.line_cache[key] = hit
+    return hit
+
+
+def _compile(bm: BattleMap, b: int, steps: Steps) -> SightLine:
+    terrain, xs, ys = bm.terrain, bm.xs, bm.ys
+    bx, by = xs[b], ys[b]
+    best = CoverLevel.NONE
+    for step in steps:
+        for c in step:
+            t = terrain[c]
+            if (t is Terrain.COVER_HALF or t is Terrain.COVER_THREE_QUARTER) and (
+                abs(xs[c] - bx) <= 1 and abs(ys[c] - by) <= 1
+            ):
+                level = CoverLevel.HALF if t is Terrain.COVER_HALF else CoverLevel.THREE_QUARTER
+                if level > best:
+                    best = level
+    return SightLine(
+        steps=steps,
+        cells=tuple(c for step in steps for c in step),
+        singles=tuple(step[0] for step in steps if len(step) == 1),
+        pairs=tuple((step[0], step[1]) for step in steps if len(step) == 2),
+        cover=best,
+    )
+
+
 def line_steps(bm: BattleMap, a: int, b: int) -> Steps:
     """The cells strictly between ``a`` and ``b`` as steps of one cell or a corner pair."""
-    key = a * bm.size + b
-    cache = bm.line_cache
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    steps = _supercover(bm.width, bm.xs[a], bm.ys[a], bm.xs[b], bm.ys[b])
-    cache[key] = steps
-    return steps
+    return sight_line(bm, a, b).steps
 
 
 def _supercover(w: int, x0: int, y0: int, x1: int, y1: int) -> Steps:
@@ -78,13 +129,7 @@ def _supercover(w: int, x0: int, y0: int, x1: int, y1: int) -> Steps:
 
 def has_line_of_sight(bm: BattleMap, opaque: bytearray, a: int, b: int) -> bool:
     """True when no step of the line between ``a`` and ``b`` is wholly opaque."""
-    for step in line_steps(bm, a, b):
-        if len(step) == 1:
-            if opaque[step[0]]:
-                return False
-        elif opaque[step[0]] and opaque[step[1]]:
-            return False
-    return True
+    return not sight_line(bm, a, b).blocked(opaque)
 
 
 def terrain_cover(bm: BattleMap, opaque: bytearray, a: int, b: int) -> CoverLevel:
@@ -93,25 +138,8 @@ def terrain_cover(bm: BattleMap, opaque: bytearray, a: int, b: int) -> CoverLeve
     FULL when sight is blocked; otherwise the best cover object on the line of fire within
     one metre of the target.
     """
-    best = CoverLevel.NONE
-    terrain = bm.terrain
-    bx, by = bm.xs[b], bm.ys[b]
-    xs, ys = bm.xs, bm.ys
-    for step in line_steps(bm, a, b):
-        if len(step) == 1:
-            if opaque[step[0]]:
-                return CoverLevel.FULL
-        elif opaque[step[0]] and opaque[step[1]]:
-            return CoverLevel.FULL
-        for c in step:
-            t = terrain[c]
-            if (t is Terrain.COVER_HALF or t is Terrain.COVER_THREE_QUARTER) and (
-                abs(xs[c] - bx) <= 1 and abs(ys[c] - by) <= 1
-            ):
-                level = CoverLevel.HALF if t is Terrain.COVER_HALF else CoverLevel.THREE_QUARTER
-                if level > best:
-                    best = level
-    return best
+    line = sight_line(bm, a, b)
+    return CoverLevel.FULL if line.blocked(opaque) else line.cover
 
 
 def cells_in_radius(bm: BattleMap, centre: int, radius: int) -> list[int]:

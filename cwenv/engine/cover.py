@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from cwenv.battlemap.los import line_steps, terrain_cover
+from cwenv.battlemap.los import sight_line, terrain_cover
 from cwenv.model.types import CoverLevel, Side
 from cwenv.rules.options import LivingCoverStacking
 
@@ -44,27 +44,26 @@ def living_cover(c: Combat, attacker: FighterState, target: FighterState) -> tup
     who = -1
     prone_counts = c.options.living_cover_prone_counts
     tsize = target.spec.size
-    for step in line_steps(c.bm, attacker.pos, target.pos):
-        for cell in step:
-            idx = occupant.get(cell)
-            if idx is None:
-                continue
-            g = c.fighters[idx]
-            if g.dead or (not prone_counts and (g.down or g.prone)):
-                continue
-            if g.side is attacker.side:
-                level = CoverLevel.HALF
-            elif g.side is Side.NEUTRAL or attacker.side is Side.NEUTRAL:
-                level = c.options.living_cover_neutral
-            else:
-                level = CoverLevel.THREE_QUARTER
-            if g.spec.size < tsize:
-                continue
-            if g.spec.size > tsize:
-                level = level.stronger()
-            if level >= best:  # ties: the creature nearer the target covers
-                best = level
-                who = idx
+    for cell in sight_line(c.bm, attacker.pos, target.pos).cells:
+        idx = occupant.get(cell)
+        if idx is None:
+            continue
+        g = c.fighters[idx]
+        if g.dead or (not prone_counts and (g.down or g.prone)):
+            continue
+        if g.side is attacker.side:
+            level = CoverLevel.HALF
+        elif g.side is Side.NEUTRAL or attacker.side is Side.NEUTRAL:
+            level = c.options.living_cover_neutral
+        else:
+            level = CoverLevel.THREE_QUARTER
+        if g.spec.size < tsize:
+            continue
+        if g.spec.size > tsize:
+            level = level.stronger()
+        if level >= best:  # ties: the creature nearer the target covers
+            best = level
+            who = idx
     return best, who
 
 
