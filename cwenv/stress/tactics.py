@@ -187,8 +187,8 @@ class TacticRow:
     @property
     def uses_ci95(self) -> tuple[float, float]:
         n = self.side_games
-        if n < 2:
-            return (0.0, math.inf) if n == 0 else (self.uses_per_game, self.uses_per_game)
+        if n < 2:  # no spread to estimate
+            return (self.uses_per_game, self.uses_per_game)
         mean = self.uses_per_game
         var = max(0.0, (self.uses_sq - n * mean * mean) / (n - 1))
         half = Z95 * math.sqrt(var / n)

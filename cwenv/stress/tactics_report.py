@@ -20,6 +20,11 @@ CONFIG = "config.json"
 _COLOURS = {"dominant": "#c0392b", "dead": "#7f8c8d", "harmful": "#8e44ad", "": "#2c7fb8"}
 
 
+def _short(spec: str) -> str:
+    """A file given as a path is named by its stem in titles."""
+    return Path(spec).stem if spec.endswith((".yaml", ".yml")) else spec
+
+
 def _pct(x: float) -> str:
     return f"{x:.1%}"
 
@@ -142,7 +147,8 @@ def figure(run: TacticsRun, path: Path) -> Path:
     right.set_xlim(0.0, 1.0)
     right.set_xlabel("share of games using it (95 % Wilson)")
     right.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"Restricted play: {run.config.agent} on {', '.join(run.config.scenarios)}")
+    scenarios = ", ".join(_short(s) for s in run.config.scenarios)
+    fig.suptitle(f"Restricted play: {_short(run.config.agent)} on {scenarios}")
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
     plt.close(fig)
