@@ -133,7 +133,11 @@ def _edge_table(bm: BattleMap, profile: MoveProfile) -> list[tuple[Edge, ...] | 
 
 
 class Reach:
-    """The result of a movement search: destinations and their routes (built on demand)."""
+    """The result of a movement search: destinations and their routes (built on demand).
+
+    Its tables (metres, provocations, predecessor) are dicts keyed by search state for the
+    difficult search, and the free search's flat lists indexed by cell.
+    """
 
     __slots__ = (
         "_best",
@@ -150,9 +154,9 @@ class Reach:
     def __init__(
         self,
         start: int,
-        best: dict[int, int],
-        prov: dict[int, int],
-        pred: dict[int, int],
+        best: dict[int, int] | list[int],
+        prov: dict[int, int] | list[int],
+        pred: dict[int, int] | list[int],
         drop: dict[int, int],
         dests: list[int],
         difficult: bool,
@@ -304,13 +308,26 @@ def reachable(
     return Reach(start, best, prov, pred, drop, sorted(dests), difficult)
 
 
-def _free_table(bm: BattleMap, profile: MoveProfile) -> list[tuple[tuple[int, int], ...] | None]:
+FreeEdges = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+"""Free steps out of a cell: the one-metre steps (to), then the free jumps (to, metres)."""
+
+
+def _free_table(bm: BattleMap, profile: MoveProfile) -> list[FreeEdges | None]:
     key = ("free", profile)
     table = bm.edge_cache.get(key)
     if table is None:
         table = [None] * bm.size
         bm.edge_cache[key] = table
     return table  # type: ignore[return-value]
+
+
+def _free_edges(bm: BattleMap, cell: int, profile: MoveProfile) -> FreeEdges:
+    edges = [(to, cost) for to, cost, kind, _ in _terrain_edges(bm, cell, profile) if not kind]
+    # _terrain_edges lists the one-metre steps before the jumps (two metres or more), so
+    # relaxing the two groups in turn keeps the search's order and its tie-breaks.
+    ones = tuple(to for to, cost in edges if cost == 1)
+    assert all(cost > 1 for _, cost in edges[len(ones) :])
+    return ones, tuple(edges[len(ones) :])
 
 
 def _reach_free(
@@ -325,6 +342,8 @@ def _reach_free(
     """The free-movement search: the common case, kept lean (no step kinds, no drops).
 
     State lives in flat lists indexed by cell, which is markedly faster than dicts here.
+    One-metre steps, nearly every step, take a fast lane: their cost is the same for all
+    of them, and without an enemy's reach at the cell no provocation can arise (R04).
     """
     table = _free_table(bm, profile)
     unseen = budget + 1
@@ -336,20 +355,52 @@ def _reach_free(
     buckets: list[list[int]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)
     for metres in range(budget + 1):
+        step = metres + 1
         for cell in buckets[metres]:
             if best[cell] != metres:
                 continue
             edges = table[cell]
             if edges is None:
-                edges = tuple(
-                    (to, cost)
-                    for to, cost, kind, _ in _terrain_edges(bm, cell, profile)
-                    if not kind
-                )
-                table[cell] = edges
+                edges = table[cell] = _free_edges(bm, cell, profile)
+            ones, jumps = edges
             p0 = prov[cell]
             here = threats[cell] if threats else 0
-            for to, cost in edges:
+            if step > budget:
+                pass
+            elif here:
+                for to in ones:
+                    if blocked[to]:
+                        continue
+                    b = best[to]
+                    if step > b:
+                        continue
+                    np = p0 + (here & threats[to]).bit_count()
+                    if step < b:
+                        if b == unseen:
+                            reached.append(to)
+                        best[to] = step
+                        prov[to] = np
+                        pred[to] = cell
+                        buckets[step].append(to)
+                    elif np < prov[to]:
+                        prov[to] = np
+                        pred[to] = cell
+            else:  # no enemy reaches this cell: a step from it provokes no one
+                for to in ones:
+                    if blocked[to]:
+                        continue
+                    b = best[to]
+                    if step < b:
+                        if b == unseen:
+                            reached.append(to)
+                        best[to] = step
+                        prov[to] = p0
+                        pred[to] = cell
+                        buckets[step].append(to)
+                    elif step == b and p0 < prov[to]:
+                        prov[to] = p0
+                        pred[to] = cell
+            for to, cost in jumps:
                 nm = metres + cost
                 if nm > budget or blocked[to]:
                     continue
@@ -368,15 +419,8 @@ def _reach_free(
                     prov[to] = np
                     pred[to] = cell
     dests = sorted(cell for cell in reached if cell != start and cell not in occupied)
-    return Reach(
-        start,
-        {cell: best[cell] for cell in reached},
-        {cell: prov[cell] for cell in reached},
-        {cell: pred[cell] for cell in reached if cell != start},
-        {},
-        dests,
-        False,
-    )
+    # The flat lists serve as the Reach's tables as they are (indexed by cell).
+    return Reach(start, best, prov, pred, {}, dests, False)
 
 
 def has_difficult_terrain(bm: BattleMap) -> bool:
