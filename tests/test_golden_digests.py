@@ -69,6 +69,33 @@ def test_env_observations_replay_identically(key: tuple[str, int]) -> None:
     assert env_digest(*key) == ENV[key]
 
 
+def test_fighter_copy_covers_every_slot() -> None:
+    """FighterState.copy is written out slot by slot for speed; none may be forgotten."""
+    from cwenv.engine.fighter import FighterState
+
+    combat = load_game("feuergefecht", None).new_combat(1)
+    fighter = combat.fighters[0]
+    for name in FighterState.__slots__:  # a distinct marker in every slot
+        setattr(fighter, name, [name])
+    twin = fighter.copy()
+    for name in FighterState.__slots__:
+        assert getattr(twin, name) == [name], name
+
+
+def test_clone_keeps_dice_and_play_identical() -> None:
+    game = load_game("feuergefecht", None)
+    first = game.new_combat(3)
+    for _ in range(40):
+        first.apply(first.legal_actions()[-1])
+    twin = first.clone()
+    for _ in range(200):
+        if first.is_terminal():
+            break
+        first.apply(first.legal_actions()[0])
+        twin.apply(twin.legal_actions()[0])
+    assert [repr(e) for e in first.events] == [repr(e) for e in twin.events]
+
+
 if __name__ == "__main__":  # print the digests (to update after an intended rule change)
     for k in GAMES:
         print(k, games_digest(*k))

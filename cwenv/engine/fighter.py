@@ -96,16 +96,47 @@ class FighterState:
         self.actionbonus_used = False
 
     def copy(self) -> FighterState:
+        """An independent twin (clone()); written out slot by slot, which is several
+        times faster than a loop over ``__slots__`` (tests check every slot is here)."""
         twin = FighterState.__new__(FighterState)
-        for name in FighterState.__slots__:
-            setattr(twin, name, getattr(self, name))
+        twin.actionbonus_used = self.actionbonus_used
+        twin.actions = self.actions
+        twin.aim_stacks = self.aim_stacks
+        twin.aim_target = self.aim_target
         twin.ammo = self.ammo.copy()
+        twin.armour_bonus = self.armour_bonus
+        twin.backpack = self.backpack.copy()
+        twin.conditions = self.conditions
+        twin.cyber_uses = self.cyber_uses.copy()
+        twin.dead = self.dead
+        twin.disarmed = self.disarmed
+        twin.down = self.down
+        twin.drawn = self.drawn
+        twin.dropped = self.dropped
+        twin.extra_action_used = self.extra_action_used
+        twin.fled = self.fled
+        twin.focus_bonus = self.focus_bonus
+        twin.grundwert = self.grundwert
+        twin.help_bonus = self.help_bonus
+        twin.idx = self.idx
+        twin.initiative = self.initiative
+        twin.items = self.items.copy()
+        twin.jammed = self.jammed
+        twin.lp = self.lp
+        twin.mumm = self.mumm
+        twin.mumm_max = self.mumm_max
+        twin.pos = self.pos
+        twin.prone_bonus = self.prone_bonus
+        twin.reactions = self.reactions
         twin.reload_progress = self.reload_progress.copy()
         twin.reloads = self.reloads.copy()
+        twin.side = self.side
+        twin.spec = self.spec
+        twin.stabilised = self.stabilised
         twin.upload_progress = self.upload_progress.copy()
-        twin.cyber_uses = self.cyber_uses.copy()
-        twin.items = self.items.copy()
-        twin.backpack = self.backpack.copy()
+        twin.weapons = self.weapons
+        twin.zehrend = self.zehrend
+        twin.zone_zehrend = self.zone_zehrend
         return twin
 
     # -- conditions ---------------------------------------------------------------------

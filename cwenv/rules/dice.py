@@ -47,7 +47,8 @@ class SeededDice:
     def clone(self) -> SeededDice:
         twin = SeededDice.__new__(SeededDice)
         twin.seed = self.seed
-        twin._random = random.Random()
+        # __new__ skips seeding from os.urandom, which setstate would overwrite anyway.
+        twin._random = random.Random.__new__(random.Random)
         twin._random.setstate(self._random.getstate())
         return twin
 
