@@ -181,7 +181,7 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
             passable_occupied=passable,
             threat=threat,
         )
-        acts.extend([move_action(fighter, cell) for cell in c.routes.dests])
+        acts.extend(move_actions(fighter, c.routes.dests))
         if turn.handlungen > 0 and has_difficult_terrain(c.bm):
             c.hard_routes = reachable(
                 c.bm,
@@ -212,17 +212,22 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
     return acts
 
 
-_MOVES: dict[int, Action] = {}
+_MOVES: dict[int, dict[int, Action]] = {}
 
 
-def move_action(fighter: int, cell: int) -> Action:
-    """MOVE actions are immutable values; sharing them spares building hundreds per turn."""
-    key = (cell << 8) | fighter
-    action = _MOVES.get(key)
-    if action is None:
-        action = Action(ActionKind.MOVE, fighter, cell=cell)
-        _MOVES[key] = action
-    return action
+def move_actions(fighter: int, cells: list[int]) -> list[Action]:
+    """MOVE actions to ``cells``. They are immutable values; sharing them (one table per
+    fighter index) spares building hundreds per turn."""
+    row = _MOVES.get(fighter)
+    if row is None:
+        row = _MOVES[fighter] = {}
+    out = []
+    for cell in cells:
+        action = row.get(cell)
+        if action is None:
+            action = row[cell] = Action(ActionKind.MOVE, fighter, cell=cell)
+        out.append(action)
+    return out
 
 
 def can_target(c: Combat, f: FighterState, t: FighterState) -> bool:
