@@ -53,10 +53,15 @@ class GreedyAgent:
         moves = [a for a in legal if a.kind is ActionKind.MOVE]
         if enemies and moves:
             bm = view.battlemap
+            xs, ys = bm.xs, bm.ys
+            spots = [(xs[e.pos], ys[e.pos]) for e in enemies]
             here = min(bm.distance(me.pos, e.pos) for e in enemies)
 
             def gap(a: Action) -> int:
-                return min(bm.distance(a.cell, e.pos) for e in enemies)
+                """Metres to the nearest enemy (Chebyshev, as ``bm.distance``), inlined:
+                it is asked for every MOVE destination."""
+                x, y = xs[a.cell], ys[a.cell]
+                return min(max(abs(x - ex), abs(y - ey)) for ex, ey in spots)
 
             best = min(moves, key=lambda a: (gap(a), a.cell))
             if gap(best) < here:

@@ -42,14 +42,12 @@ NO_ESTIMATE = Estimate(0.0, 0.0, 0.0)
 
 
 # -- damage -------------------------------------------------------------------------------
-@lru_cache(maxsize=16384)
-def damage_stats(
-    dice: int, bonus: int, armour: int, floor: bool, flat: int, factor: int, up: bool, lp: int
-) -> tuple[float, float]:
-    """Mean damage and P(damage >= lp) of ``dice`` W10 + ``bonus`` each, armour per roll
-    (A06, X08), then ``flat``, then a resistance ``factor`` (0 none, 1 immune, 2 resistant,
-    3 vulnerable; D04, X32, rounded up when ``up``)."""
-    faces = [r + bonus - armour for r in FACES]
+@lru_cache(maxsize=4096)
+def _damage_sums(dice: int, offset: int, floor: bool) -> tuple[tuple[int, float], ...]:
+    """The distribution of ``dice`` W10 each + ``offset`` (bonus − armour per roll, A06,
+    X08; at least 0 each when ``floor``): (sum, probability) in the convolution's order.
+    Shared by every target LP, flat bonus and resistance."""
+    faces = [r + offset for r in FACES]
     if floor:
         faces = [max(v, 0) for v in faces]
     dist: dict[int, float] = {0: 1.0}
@@ -59,9 +57,19 @@ def damage_stats(
             for v in faces:
                 nxt[s + v] = nxt.get(s + v, 0.0) + p / 10
         dist = nxt
+    return tuple(dist.items())
+
+
+@lru_cache(maxsize=16384)
+def damage_stats(
+    dice: int, bonus: int, armour: int, floor: bool, flat: int, factor: int, up: bool, lp: int
+) -> tuple[float, float]:
+    """Mean damage and P(damage >= lp) of ``dice`` W10 + ``bonus`` each, armour per roll
+    (A06, X08), then ``flat``, then a resistance ``factor`` (0 none, 1 immune, 2 resistant,
+    3 vulnerable; D04, X32, rounded up when ``up``)."""
     mean = 0.0
     ko = 0.0
-    for s, p in dist.items():
+    for s, p in _damage_sums(dice, bonus - armour, floor):
         total = max(s + flat, 0)
         if factor == 1:
             total = 0
