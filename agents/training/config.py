@@ -96,6 +96,10 @@ class TrainingConfig(BaseModel):
     torch_threads: int = Field(1, ge=1)
     checkpoint_every: int = Field(50_000, gt=0)
     max_steps: int = Field(3000, gt=0)  # the env's safety cap per episode
+    # The MOVE/SCHWIERIG and DRAG_TO windows (the env checks them against the scenario);
+    # a small scenario trains faster with a smaller action space.
+    move_radius: int = Field(24, ge=1, le=63)
+    drag_radius: int = Field(8, ge=1, le=63)
     hyperparams: dict[str, Any] = Field(default_factory=dict)
     league: League = Field(default_factory=lambda: League())
     evaluation: Evaluation = Field(default_factory=lambda: Evaluation())

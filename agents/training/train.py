@@ -32,8 +32,6 @@ from cwenv.model.types import Side
 
 RUNS = Path("runs")
 CHECKPOINTS = "checkpoints"
-MOVE_RADIUS = 24
-DRAG_RADIUS = 8
 
 
 def git_revision() -> str:
@@ -58,8 +56,8 @@ def _make_env(cfg: TrainingConfig, league: LeagueOpponent, rank: int) -> Any:
             rules=cfg.rules,
             reward=cfg.reward,
             max_steps=cfg.max_steps,
-            move_radius=MOVE_RADIUS,
-            drag_radius=DRAG_RADIUS,
+            move_radius=cfg.move_radius,
+            drag_radius=cfg.drag_radius,
         )
         env.reset(seed=cfg.seed * 1000 + rank)
         return env
@@ -89,8 +87,8 @@ class LeagueAndEval(BaseCallback):
             self.model,
             scenario=self.cfg.scenario,
             side=self.cfg.side,
-            move_radius=MOVE_RADIUS,
-            drag_radius=DRAG_RADIUS,
+            move_radius=self.cfg.move_radius,
+            drag_radius=self.cfg.drag_radius,
         )
         return PolicyAgent(bundle)
 
@@ -218,7 +216,7 @@ def train(config_path: str | Path, *, resume: bool = False, runs: Path = RUNS) -
         scenario=cfg.scenario,
         side=cfg.side,
         rules={"variant": cfg.rules},
-        training={**summary, "move_radius": MOVE_RADIUS, "drag_radius": DRAG_RADIUS},
+        training={**summary, "move_radius": cfg.move_radius, "drag_radius": cfg.drag_radius},
     )
     vec.close()
     return run
@@ -246,7 +244,7 @@ def export_run(run: Path, out: Path) -> Path:
         scenario=cfg.scenario,
         side=cfg.side,
         rules={"variant": cfg.rules},
-        training={**summary, "move_radius": MOVE_RADIUS, "drag_radius": DRAG_RADIUS},
+        training={**summary, "move_radius": cfg.move_radius, "drag_radius": cfg.drag_radius},
     )
 
 
