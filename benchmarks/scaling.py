@@ -86,7 +86,7 @@ def run_scaling(s: Settings, agent: str) -> Iterator[Figure]:
     for size in sizes:
         ms, us = _measure(open_game(per_side, size), agent, s)
         fig = Figure(
-            f"scaling:fighters={2 * per_side}:map={size}",
+            f"scaling:map={size}:fighters={2 * per_side}",
             "ms/combat",
             ms,
             extra={"us_per_turn": us},

@@ -165,7 +165,7 @@ def state_ops(s: Settings) -> Iterator[Figure]:
 
 def mcts(s: Settings) -> Iterator[Figure]:
     """MCTS iterations per second (default configuration: doctrine rollouts) from a
-    mid-fight 4v4 TURN decision."""
+    mid-fight TURN decision where the search runs (one with a Handlung left)."""
     from agents.base import DecisionView
     from agents.mcts import MCTSAgent, MCTSConfig
 
@@ -174,11 +174,20 @@ def mcts(s: Settings) -> Iterator[Figure]:
     per_act = 2 if s.quick else 16
     agent = MCTSAgent(MCTSConfig(iterations=per_act))
     view = DecisionView(c)
+    rng = random.Random(1)
+    while not c.is_terminal():  # find a decision the agent searches (not its prior alone)
+        agent.last_iterations = 0
+        legal = c.legal_actions()
+        agent.act(view, legal, random.Random(0))
+        if agent.last_iterations:
+            break
+        c.apply(rng.choice(legal))
     legal = c.legal_actions()
     seed = [0]
 
     def iterations() -> int:
         seed[0] += 1
+        agent.last_iterations = 0
         agent.act(view, legal, random.Random(seed[0]))
         return max(agent.last_iterations, 1)
 
@@ -186,7 +195,8 @@ def mcts(s: Settings) -> Iterator[Figure]:
         "mcts",
         "iterations/s",
         rate(iterations, s.seconds, s.repeats),
-        note=f"({per_act} iterations per search, rollouts by {agent.config.rollout})",
+        note=f"({per_act} iterations per search, rollouts by {agent.config.rollout}; "
+        f"{len(legal)} legal actions)",
     )
 
 
