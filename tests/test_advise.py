@@ -40,6 +40,24 @@ def test_advice_is_a_legal_action(name: str, agent: str) -> None:
     assert combat.fighters[combat.current_fighter()].name == data["fighter"]
 
 
+@pytest.mark.parametrize("agent", ["policy:agents/policies/duell-nsc", "lookahead"])
+def test_policies_and_search_agents_advise_too(agent: str) -> None:
+    """A shipped policy gives probabilities that sum to at most 1 over the top choices; a
+    search agent its values; both recommend a legal action."""
+    path = SITUATIONS / "nahkampf-duell.yaml"
+    _, combat, _ = load_situation(path)
+    root = Path(__file__).resolve().parents[1]
+    result = runner.invoke(app, ["advise", str(path), "--agent", agent, "--top", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    kinds = {a.kind.name for a in combat.legal_actions()}
+    assert data["options"] and all(o["action"]["kind"] in kinds for o in data["options"])
+    if agent.startswith("policy:"):
+        assert (root / "agents/policies/duell-nsc/manifest.json").is_file()
+        scores = [o["score"] for o in data["options"]]
+        assert scores == sorted(scores, reverse=True) and 0 < sum(scores) <= 1 + 1e-9
+
+
 def test_a_lethal_attack_is_picked() -> None:
     """Mara is down to 3 LP next to the Schichtleiterin: the advice is to shoot her."""
     result = runner.invoke(app, ["advise", str(SITUATIONS / "wache-am-zug.yaml"), "--json"])
