@@ -10,7 +10,6 @@ dice seed is played from both sides. Deliberately small: the tournament runner r
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import random
 import sys
@@ -22,19 +21,12 @@ from dataclasses import dataclass, field
 from agents.base import Agent, DecisionView
 from cwenv.engine.actions import DecisionKind
 from cwenv.model.types import Side
-
-Z95 = 1.959963984540054
+from cwenv.runner.stats import Z95, wilson_interval
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a win rate (95 % by default)."""
-    if games <= 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return wilson_interval(wins, games, z)
 
 
 @dataclass
