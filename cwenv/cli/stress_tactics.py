@@ -13,22 +13,14 @@ import sys
 import threading
 from enum import StrEnum
 from pathlib import Path
-from types import FrameType
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from cwenv.cli.common import interrupt_on_sigterm, split_names
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
-
-
-def _names(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
-
-
-def _sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
 
 
 def tactics(
@@ -54,10 +46,12 @@ def tactics(
     from cwenv.stress.tactics import TacticsConfig, TacticsConfigError, run_tactics
     from cwenv.stress.tactics_report import REPORT, write_report
 
-    tags = tuple(t for item in tactic for t in _names(item)) or tuple(TACTICS)
-    config = TacticsConfig(agent, _names(scenarios), tags, games, seed, rules, threshold, name=name)
+    tags = tuple(t for item in tactic for t in split_names(item)) or tuple(TACTICS)
+    config = TacticsConfig(
+        agent, split_names(scenarios), tags, games, seed, rules, threshold, name=name
+    )
     in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _sigterm) if in_main else None
+    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm) if in_main else None
     try:
         with progress_bar("tactics", progress) as bar:
             run = run_tactics(config, db, jobs=jobs, on_start=bar.start, on_game=bar.advance)

@@ -10,26 +10,18 @@ import shlex
 import signal
 import threading
 from pathlib import Path
-from types import FrameType
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from cwenv.cli.common import interrupt_on_sigterm, split_names
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
 from cwenv.stress.outcomes import METRIC_BY_KEY
 from cwenv.stress.report import slug
 from cwenv.stress.sweep import SweepOutcome, SweepRequest, sweep_and_report
 from cwenv.stress.variants import VariantSweepError
-
-
-def _names(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
-
-
-def _sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
 
 
 def variants(
@@ -53,14 +45,14 @@ def variants(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
 ) -> None:
     """Play the same seeded games under each rule variant and report what changes."""
-    parts = _names(agents)
+    parts = split_names(agents)
     if len(parts) not in (1, 2):
         typer.echo(f"--agents takes one or two agents (A or A,B), got {agents!r}", err=True)
         raise typer.Exit(1)
     request = SweepRequest(
         base,
         tuple(variant),
-        _names(scenarios),
+        split_names(scenarios),
         parts[0],
         parts[-1],
         games,
@@ -79,7 +71,7 @@ def variants(
     )
     command = shlex.join(["cwenv", "stress", "variants", *args])
     in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _sigterm) if in_main else None
+    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm) if in_main else None
     try:
         with progress_bar("stress variants", progress) as bar:
             outcome = sweep_and_report(request, command, on_start=bar.start, on_game=bar.advance)

@@ -13,12 +13,12 @@ import signal
 import threading
 from enum import StrEnum
 from pathlib import Path
-from types import FrameType
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from cwenv.cli.common import interrupt_on_sigterm, split_names
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.plan import TournamentConfig
 from cwenv.runner.progress import progress_bar
@@ -28,14 +28,6 @@ from cwenv.runner.tournament import TournamentRun, run_tournament
 class BackendChoice(StrEnum):
     local = "local"
     ray = "ray"
-
-
-def _names(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
-
-
-def _sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
 
 
 def tournament(
@@ -59,9 +51,9 @@ def tournament(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
 ) -> None:
     """Round robin: every pairing plays both sides of every scenario, N games each."""
-    config = TournamentConfig(_names(agents), _names(scenarios), games, seed, rules, name)
+    config = TournamentConfig(split_names(agents), split_names(scenarios), games, seed, rules, name)
     in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _sigterm) if in_main else None
+    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm) if in_main else None
     try:
         with progress_bar("tournament", progress and not as_json) as bar:
             run = run_tournament(

@@ -166,6 +166,38 @@ def game_id(
     )
 
 
+def planned_game(
+    ordinal: int,
+    name: str,
+    seed: int,
+    pairing: tuple[str, str],
+    source: str,
+    runners: str,
+    nscs: str,
+    index: int,
+    rules_spec: str | None,
+    rules_hash: str,
+    agents: dict[str, AgentInfo],
+) -> PlannedGame:
+    """Game ``index`` of ``pairing`` on ``source`` with ``runners`` vs ``nscs`` in the run
+    ``name`` seeded ``seed``: its id and its dice seed (the same for every pairing, side
+    and scenario — common random numbers)."""
+    agents_hash = content_hash([agents[runners].hash, agents[nscs].hash], 16)
+    gid = game_id(name, pairing, source, runners, index, seed, rules_hash, agents_hash)
+    return PlannedGame(
+        gid,
+        ordinal,
+        source,
+        runners,
+        nscs,
+        index,
+        game_seed(seed, index),
+        rules_spec,
+        rules_hash,
+        agents_hash,
+    )
+
+
 def _validate(config: TournamentConfig) -> None:
     if len(config.agents) < 2:
         raise RunnerError(f"a tournament needs at least two agents, got {list(config.agents)}")
@@ -190,36 +222,17 @@ def build_plan(config: TournamentConfig) -> Plan:
     rules = {s: rules_fingerprint(load_game(src, rules_spec).options) for s, src in sources.items()}
     games: list[PlannedGame] = []
     for index in range(config.games):
-        seed = game_seed(config.seed, index)
         for scenario, source in sources.items():
             rules_hash = rules[scenario][0]
             for pairing in pairings(config.agents):
                 for runners, nscs in (pairing, pairing[::-1]):
-                    agents_hash = content_hash([agents[runners].hash, agents[nscs].hash], 16)
-                    gid = game_id(
-                        config.name,
-                        pairing,
-                        source,
-                        runners,
-                        index,
-                        config.seed,
-                        rules_hash,
-                        agents_hash,
-                    )
                     games.append(
-                        PlannedGame(
-                            gid,
-                            len(games),
-                            source,
-                            runners,
-                            nscs,
-                            index,
-                            seed,
-                            rules_spec,
-                            rules_hash,
-                            agents_hash,
+                        planned_game(
+                            len(games), config.name, config.seed, pairing, source,
+                            runners, nscs, index,
+                            rules_spec, rules_hash, agents,
                         )
-                    )
+                    )  # fmt: skip
     identity = {
         "name": config.name,
         "agents": [agents[a].hash for a in config.agents],

@@ -32,9 +32,8 @@ from typing import Any
 from cwenv.engine.tactics import TACTICS
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import canonical_json, content_hash
-from cwenv.runner.plan import Plan, PlannedGame, TournamentConfig, agent_info, game_id
+from cwenv.runner.plan import Plan, PlannedGame, TournamentConfig, agent_info, planned_game
 from cwenv.runner.play import RESTRICT, load_game, resolve_source, rules_fingerprint
-from cwenv.runner.seeds import game_seed
 from cwenv.runner.stats import Z95, wilson_interval
 from cwenv.runner.store import Conflict, Store, StoredGame
 from cwenv.stress.stats import Difference, compare_paired, holm_significant
@@ -112,7 +111,6 @@ def build_tactics_plan(config: TacticsConfig) -> Plan:
     base = config.agent
     games: list[PlannedGame] = []
     for index in range(config.games):
-        seed = game_seed(config.seed, index)
         for scenario, source in sources.items():
             rules_hash = rules[scenario][0]
             matches = [(base, base)]
@@ -120,32 +118,12 @@ def build_tactics_plan(config: TacticsConfig) -> Plan:
                 restricted = config.restricted(tag)
                 matches += [(restricted, base), (base, restricted)]
             for runners, nscs in matches:
-                pairing = (runners, nscs)
-                agents_hash = content_hash([agents[runners].hash, agents[nscs].hash], 16)
-                gid = game_id(
-                    config.name,
-                    pairing,
-                    source,
-                    runners,
-                    index,
-                    config.seed,
-                    rules_hash,
-                    agents_hash,
-                )
                 games.append(
-                    PlannedGame(
-                        gid,
-                        len(games),
-                        source,
-                        runners,
-                        nscs,
-                        index,
-                        seed,
-                        rules_spec,
-                        rules_hash,
-                        agents_hash,
+                    planned_game(
+                        len(games), config.name, config.seed, (runners, nscs), source,
+                        runners, nscs, index, rules_spec, rules_hash, agents,
                     )
-                )
+                )  # fmt: skip
     identity = {
         "kind": "tactics",
         "name": config.name,
