@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -50,10 +49,8 @@ def test_mcts_respects_its_iteration_budget() -> None:
 def test_mcts_time_cap_stops_early() -> None:
     c = _turn_state()
     agent = MCTSAgent(SMALL.model_copy(update={"iterations": 100_000, "time_ms": 30.0}))
-    start = time.perf_counter()
     agent.act(DecisionView(c), c.legal_actions(), random.Random(0))
-    assert time.perf_counter() - start < 5
-    assert 0 < agent.last_iterations < 100_000
+    assert 0 < agent.last_iterations < 100_000  # the cap, not the iteration budget, ended it
 
 
 def test_mcts_leaves_the_combat_untouched() -> None:
