@@ -23,13 +23,13 @@ from agents.config import PromptConfig
 from agents.odds import defence_value, estimate, weapon_estimate, weapon_profile
 from agents.prompts import answer_prompt
 from agents.valuation import handlung_value
-from agents.worth import condition_cost
+from agents.worth import shake_worth_it
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.attack_plan import AttackMode
 from cwenv.engine.fighter import FighterState
 from cwenv.model.specs import WeaponSpec
-from cwenv.model.types import CheckValue, Condition, CoverLevel, WeaponKind
+from cwenv.model.types import CheckValue, CoverLevel, WeaponKind
 
 
 class DoctrineConfig(PromptConfig):
@@ -206,13 +206,7 @@ class Doctrine:
 
     def _mumm_shake(self, board: Board, ch: TurnChoices) -> Action | None:
         """M08: end a condition at once when it costs more than two Mumm."""
-        cfg = self.config
-        for a in ch.shakes:
-            cond = Condition(a.index)
-            cost = condition_cost(board, board.me, cond, cfg.condition_horizon, cfg.mumm_value)
-            if cost >= 2 * cfg.mumm_value and cost > 0:
-                return a
-        return None
+        return shake_worth_it(board, ch.shakes, self.config)
 
     def _second_handlung(self, board: Board, ch: TurnChoices) -> bool:
         """M07: a second Handlung this turn when the best one is worth two Mumm."""

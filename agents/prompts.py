@@ -23,6 +23,7 @@ from agents.exact import defended_loss
 from agents.losses import MAX_QS, attack_on_me, cost, first, loss_table
 from agents.odds import damage_profile, offense, weapon_estimate
 from agents.spends import keep, post_check, pre_check
+from agents.worth import shake_worth_it
 from cwenv.engine.actions import Action, ActionKind, DecisionKind
 from cwenv.engine.attack_plan import AttackMode
 from cwenv.model.types import CheckValue, CoverLevel, Skill
@@ -32,6 +33,11 @@ from cwenv.rules.odds import probe_odds
 def answer_prompt(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action:
     """The doctrine's answer to a prompt (every kind but TURN)."""
     kind = board.decision.kind
+    shakes = [a for a in legal if a.kind is ActionKind.MUMM_SHAKE]
+    if shakes:  # M08 at a prompt (X38): as in the turn, when the condition costs more
+        shake = shake_worth_it(board, shakes, cfg)
+        if shake is not None:
+            return shake
     handler = _HANDLERS.get(kind)
     if handler is not None:
         choice = handler(board, legal, cfg)

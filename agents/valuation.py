@@ -21,6 +21,7 @@ from agents.odds import (
 from agents.worth import condition_cost, condition_gain, maneuver_worth
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.attack_plan import area_targets
+from cwenv.engine.turn import planned_climb
 from cwenv.model.specs import AbilityKind, ItemKind
 from cwenv.model.types import CheckValue, Condition, Maneuver, WeaponKind
 
@@ -213,7 +214,8 @@ def handlung_value(doc: Doctrine, board: Board, a: Action) -> float:
         return door_value(doc, board, a.cell)
     if k is ActionKind.SCHWIERIG:  # H07: swim, climb or jump toward the enemy
         gain = board.walk_distance(me.pos) - board.walk_distance(a.cell)
-        return 0.5 * doc.config.approach_weight * gain if gain > 2 else 0.0
+        worth = 0.5 * doc.config.approach_weight * gain if gain > 2 else 0.0
+        return worth * climb_share(board, a)
     return 0.0
 
 
@@ -264,3 +266,11 @@ def cyberware_value(doc: Doctrine, board: Board, k: int) -> float:
         near = sum(1 for e in board.enemies if board.dist(e.pos, me.pos) <= 12)
         return 0.5 * ability.amount * near
     return 0.0
+
+
+def climb_share(board: Board, a: Action) -> float:
+    """B03, X40: a partial climb of a high ledge is worth its share of the whole height."""
+    step = planned_climb(board.view.combat, a.actor, a.cell)
+    if step is None:
+        return 1.0
+    return (step.done + step.gained) / step.height

@@ -10,13 +10,17 @@ turn and no reactions (Z02, R01, X24), Eingeschränkt half movement and −2 on 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from agents.board import Board
+from agents.config import PromptConfig
 from agents.odds import (
     defence_value,
     estimate,
     offense,
     weapon_profile,
 )
+from cwenv.engine.actions import Action
 from cwenv.engine.attack_plan import AttackMode
 from cwenv.engine.conditions import SUBSTITUTE
 from cwenv.engine.fighter import FighterState
@@ -164,3 +168,14 @@ def patzer_cost(board: Board, f: FighterState, horizon: float, mumm_value: float
                 cost = 0.0
             total += cost
     return total / 100
+
+
+def shake_worth_it(board: Board, shakes: Sequence[Action], cfg: PromptConfig) -> Action | None:
+    """M08: end a condition at once when it costs more than the two Mumm (own turn or, under
+    X38 'sofort', at any prompt: a benommen fighter shakes it off to defend)."""
+    for a in shakes:
+        cond = Condition(a.index)
+        cost = condition_cost(board, board.me, cond, cfg.condition_horizon, cfg.mumm_value)
+        if cost >= 2 * cfg.mumm_value and cost > 0:
+            return a
+    return None

@@ -5,9 +5,17 @@ from __future__ import annotations
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.state import Combat
 from cwenv.model.types import Condition, Skill
-from cwenv.rules.options import DeathThreshold
+from cwenv.rules.options import BenommenReactions, DeathThreshold
+
+KEPT = BenommenReactions.KEPT
 
 BENOMMEN_TURN = {ActionKind.MUMM_PROBE, ActionKind.MUMM_SHAKE, ActionKind.END_TURN}
+REACTIONS = {
+    ActionKind.DEFEND,
+    ActionKind.DROP_PRONE,
+    ActionKind.BLOCKADE_ATTACK,
+    ActionKind.CATCH_FALL,
+}
 
 
 def check_invariants(c: Combat) -> None:
@@ -51,5 +59,8 @@ def check_invariants(c: Combat) -> None:
         if decider.has(Condition.BENOMMEN):
             kinds = {a.kind for a in legal}
             assert kinds <= BENOMMEN_TURN, f"benommen {decider.name} may {kinds}"
+    elif decider.has(Condition.BENOMMEN) and c.options.benommen_reactions is not KEPT:
+        reacting = {a.kind for a in legal} & REACTIONS
+        assert not reacting, f"benommen {decider.name} may react: {reacting}"  # X24, M08
     for a in legal:
         assert a.actor == d.fighter or d.kind is DecisionKind.ORDER, f"{a} not by the decider"

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cwenv.content import ConfigError, library_files, validate_file
 from cwenv.yamlio import read_yaml_file

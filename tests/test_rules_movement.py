@@ -217,3 +217,69 @@ def test_b01_a_move_passes_through_an_ally_and_arrives() -> None:
     c.apply(find(c, ActionKind.MOVE, cell=dest))
     assert kira.pos == dest
     assert jax.pos == c.bm.index(1, 0) and c.occupant[jax.pos] == jax.idx
+
+
+# A 5 m ledge at x = 1 (B03, X40): Bewegung 6 climbs 3 m per Schwierige Bewegung.
+HIGH_ROWS = [".....", ".HH..", "....."]
+HIGH_ELEV = ["00000", "05500", "00000"]
+
+
+def end_turns_until(c: Combat, fighter: int) -> None:
+    while c.current_fighter() != fighter:
+        c.apply(c.legal_actions()[-1])
+
+
+def test_b03_x40_a_high_ledge_is_climbed_over_several_actions() -> None:
+    c = on_roof(
+        [3, 4, 3, 4], start=(0, 1), enemy_at=(4, 2), rows=HIGH_ROWS, elev=HIGH_ELEV, bewegung=6
+    )
+    kira, ledge = c.fighters[0], c.bm.index(1, 1)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.pos == c.bm.index(0, 1) and (kira.climb_cell, kira.climb_height) == (ledge, 3)
+    assert "Kira klettert an der Kante (1, 1) hoch: 3 von 5 m" in lines(c)
+    end_turns_until(c, 0)
+    assert kira.climb_height == 3, "the climber hangs on between its turns"
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.pos == ledge and kira.climb_cell == -1
+    # 2 m of climbing at half speed cost 4 of the 6 metres: 2 m of movement are left.
+    assert cells(c, ActionKind.MOVE)
+
+
+def test_b03_x40_min_one_metre_when_the_movement_is_halved_below_it() -> None:
+    """'halbiert (min. 1 Meter)': Bewegung 1 still climbs 1 m per Schwierige Bewegung."""
+    elev = ["00000", "02200", "00000"]
+    c = on_roof([3, 4, 3, 4], start=(0, 1), enemy_at=(4, 2), rows=HIGH_ROWS, elev=elev, bewegung=1)
+    kira, ledge = c.fighters[0], c.bm.index(1, 1)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.climb_height == 1
+    end_turns_until(c, 0)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.pos == ledge
+
+
+def test_b03_x40_moving_away_lets_go_and_a_failed_check_keeps_the_height() -> None:
+    c = on_roof(
+        [9, 8, 3, 4], start=(0, 1), enemy_at=(4, 2), rows=HIGH_ROWS, elev=HIGH_ELEV, bewegung=6
+    )
+    kira, ledge = c.fighters[0], c.bm.index(1, 1)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))  # 9+8: fails, no headway
+    assert kira.climb_height == 0
+    end_turns_until(c, 0)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.climb_height == 3
+    end_turns_until(c, 0)
+    c.apply(find(c, ActionKind.MOVE, cell=c.bm.index(0, 0)))
+    assert kira.climb_cell == -1 and kira.climb_height == 0
+
+
+def test_x40_atomic_climbs_never_reach_a_ledge_above_half_the_movement() -> None:
+    c = on_roof(
+        [],
+        start=(0, 1),
+        enemy_at=(4, 2),
+        rows=HIGH_ROWS,
+        elev=HIGH_ELEV,
+        bewegung=6,
+        opts={"climb_over_actions": False},
+    )
+    assert (1, 1) not in cells(c, ActionKind.SCHWIERIG)

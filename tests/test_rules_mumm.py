@@ -11,7 +11,8 @@ from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.conditions import gain_condition
 from cwenv.engine.state import Combat
 from cwenv.model.specs import WeaponSpec
-from cwenv.model.types import Condition, Side, WeaponKind
+from cwenv.model.types import CheckValue, Condition, Side, WeaponKind
+from cwenv.rules.options import ShakeTiming
 from tests.helpers import events_of, fighter, find, init_dice, lines, make_game, scripted
 
 BLADE = WeaponSpec("Klinge", WeaponKind.MELEE, bonus=1)
@@ -235,3 +236,94 @@ def test_x11_nsc_mumm(nsc_mumm: bool, prompted: bool) -> None:
     attack(c)
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert (c.decision is not None and c.decision.kind is DecisionKind.DAMAGE) is prompted
+
+
+# -- M08 at prompts: 'sofort' (X38 mumm_shake_timing) ---------------------------------------
+def decline_until(c: Combat, fighter: int) -> None:
+    """Answer every decision of other fighters with its declining (last) choice."""
+    while c.decision is not None and c.decision.fighter != fighter:
+        c.apply(c.legal_actions()[-1])
+
+
+def shakes_of(c: Combat) -> set[int]:
+    return {a.index for a in c.legal_actions() if a.kind is ActionKind.MUMM_SHAKE}
+
+
+@pytest.mark.parametrize("shake", [True, False])
+def test_m08_before_the_defence_roll_takes_the_malus_off(shake: bool) -> None:
+    """M08 'sofort': the Wache, niedergeworfen (−2 on defences, Z05), shakes it off at its
+    defence check's prompt; the check is rolled without the malus."""
+    c = duel([3, 4, 4, 4], enemy={"mumm": 4, "mumm_max": 4})
+    w = c.fighters[1]
+    gain_condition(c, w, Condition.NIEDERGEWORFEN)
+    attack(c)
+    decline_until(c, 1)
+    assert c.decision is not None and c.decision.kind is DecisionKind.DEFEND
+    assert shakes_of(c) == {int(Condition.NIEDERGEWORFEN)}
+    c.apply(find(c, ActionKind.DEFEND, index=int(CheckValue.AUSWEICHEN)))
+    assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
+    if shake:
+        c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.NIEDERGEWORFEN)))
+        assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
+        assert c.decision.fighter == 1 and not shakes_of(c) and w.mumm == 2
+    c.apply(find(c, ActionKind.PRE_NONE))
+    defence = checks(c)[-1]
+    assert defence.fighter == 1
+    assert ("niedergeworfen" in dict(defence.parts)) is not shake
+    assert defence.probenwert == (10 if shake else 8)  # Ausweichen = Reflexe 10
+    assert w.has(Condition.NIEDERGEWORFEN) is not shake
+
+
+@pytest.mark.parametrize("timing", list(ShakeTiming))
+def test_m08_a_benommen_defender_may_shake_it_off_and_defend(timing: ShakeTiming) -> None:
+    """X24: benommen blocks reactions. Under 'sofort' (default) the Wache is asked anyway,
+    with only the shake and no defence; after shaking Benommen it may defend. Under the
+    own-turn reading it is not asked at all."""
+    c = duel([3, 4, 4, 4], enemy={"mumm": 2, "mumm_max": 2}, mumm_shake_timing=timing)
+    w = c.fighters[1]
+    gain_condition(c, w, Condition.BENOMMEN)
+    attack(c)
+    decline_until(c, 1)
+    if timing is ShakeTiming.OWN_TURN:
+        assert not any(isinstance(e, ev.DefenceDeclined) for e in c.events)
+        assert any(isinstance(e, ev.Hit) for e in c.events)
+        return
+    assert c.decision is not None and c.decision.kind is DecisionKind.DEFEND
+    assert {a.kind for a in c.legal_actions()} == {ActionKind.MUMM_SHAKE, ActionKind.NO_DEFENCE}
+    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.BENOMMEN)))
+    assert not w.has(Condition.BENOMMEN) and w.mumm == 0
+    assert c.decision is not None and c.decision.kind is DecisionKind.DEFEND
+    defend = [a for a in c.legal_actions() if a.kind is ActionKind.DEFEND]
+    assert defend and all(a.mumm == 0 for a in defend)
+
+
+def test_m08_a_choice_left_alone_after_the_shake_is_taken() -> None:
+    """After a shake that leaves too little Mumm for M06, the DAMAGE prompt has one choice
+    (take the damage): it is no decision, and the combat runs on."""
+    c = duel([3, 4, 6, 8], runner={"mumm": 0}, enemy={"mumm": 2, "mumm_max": 2})
+    w = c.fighters[1]
+    gain_condition(c, w, Condition.ANGESCHLAGEN)
+    attack(c)
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert c.decision is not None and c.decision.kind is DecisionKind.DAMAGE
+    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.ANGESCHLAGEN)))
+    assert w.mumm == 0 and not w.has(Condition.ANGESCHLAGEN)
+    assert not any(isinstance(e, ev.DamageHalved) for e in c.events)
+    assert w.lp < 40 and c.decision is not None and c.decision.kind is DecisionKind.TURN
+
+
+@pytest.mark.parametrize("doctrine", ["stuermer", "schuetze", "taktiker"])
+def test_m08_doctrines_shake_benommen_off_to_defend(doctrine: str) -> None:
+    """The doctrines spend M08 at a prompt as in their turn (condition worth > 2 Mumm):
+    a benommen Wache facing a hit shakes Benommen off, then may defend."""
+    import random
+
+    from agents.base import DecisionView
+    from agents.registry import make_agent
+
+    c = duel([3, 4, 4, 4], enemy={"mumm": 2, "mumm_max": 2})
+    gain_condition(c, c.fighters[1], Condition.BENOMMEN)
+    attack(c)
+    decline_until(c, 1)
+    choice = make_agent(doctrine).act(DecisionView(c), c.legal_actions(), random.Random(0))
+    assert choice == find(c, ActionKind.MUMM_SHAKE, index=int(Condition.BENOMMEN))

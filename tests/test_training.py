@@ -149,3 +149,29 @@ def test_training_config_errors_name_the_field(tmp_path: Path) -> None:
     bad.write_text("name: x\ntotal_timesteps: -1\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"bad\.yaml:2: total_timesteps"):
         load_training_config(bad)
+
+
+def test_init_policy_warm_starts_a_fresh_run_from_a_bundle(smoke_run: Path, tmp_path: Path) -> None:
+    """With a zero learning rate the run's exported actor is exactly the bundle it began from."""
+    data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    data.update(name="warm", init_policy=str(smoke_run / "bundle"), total_timesteps=256)
+    data["hyperparams"]["learning_rate"] = 0.0
+    data["league"]["self_play"] = 0.0
+    config = tmp_path / "warm.yaml"
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    run = train(config, runs=tmp_path / "runs")
+    start, end = load_bundle(smoke_run / "bundle"), load_bundle(run / "bundle")
+    for (w0, b0, a0), (w1, b1, a1) in zip(start.layers(), end.layers(), strict=True):
+        np.testing.assert_array_equal(w0, w1)
+        np.testing.assert_array_equal(b0, b1)
+        assert a0 == a1
+
+
+def test_init_policy_with_another_network_is_refused(smoke_run: Path, tmp_path: Path) -> None:
+    data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    data.update(name="wide", init_policy=str(smoke_run / "bundle"), total_timesteps=256)
+    data["hyperparams"]["net_arch"] = [48, 48]
+    config = tmp_path / "wide.yaml"
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(BundleError, match="net_arch"):
+        train(config, runs=tmp_path / "runs")

@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cwenv.model.types import CheckValue, Skill
 from cwenv.rules.options import (

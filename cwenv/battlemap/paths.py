@@ -123,6 +123,15 @@ def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, .
     return tuple(out)
 
 
+def terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, ...]:
+    """Every step out of ``a`` that terrain allows (cached per map and profile)."""
+    table = _edge_table(bm, profile)
+    edges = table[a]
+    if edges is None:
+        edges = table[a] = _terrain_edges(bm, a, profile)
+    return edges
+
+
 def _edge_table(bm: BattleMap, profile: MoveProfile) -> list[tuple[Edge, ...] | None]:
     tables = bm.edge_cache
     table = tables.get(profile)

@@ -9,19 +9,21 @@ from __future__ import annotations
 import typer
 
 from cwenv import __version__
-from cwenv.cli import advise as advise_cmd
-from cwenv.cli import agents as agents_cmd
-from cwenv.cli import fight as fight_cmd
-from cwenv.cli import odds as odds_cmd
-from cwenv.cli import play as play_cmd
-from cwenv.cli import replay as replay_cmd
-from cwenv.cli import report as report_cmd
-from cwenv.cli import rules as rules_cmd
-from cwenv.cli import scenarios as scenarios_cmd
-from cwenv.cli import simulate as simulate_cmd
-from cwenv.cli import stress as stress_cmd
-from cwenv.cli import tournament as tournament_cmd
-from cwenv.cli import train as train_cmd
+from cwenv.cli import (
+    advise as advise_cmd,
+    agents as agents_cmd,
+    fight as fight_cmd,
+    odds as odds_cmd,
+    play as play_cmd,
+    replay as replay_cmd,
+    report as report_cmd,
+    rules as rules_cmd,
+    scenarios as scenarios_cmd,
+    simulate as simulate_cmd,
+    stress as stress_cmd,
+    tournament as tournament_cmd,
+    train as train_cmd,
+)
 
 app = typer.Typer(
     name="cwenv",

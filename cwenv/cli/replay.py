@@ -18,10 +18,10 @@ from cwenv.runner.replay import (
     Replay,
     ReplaySource,
     render_map,
+    replay as run_replay,
     source_from_db,
     source_from_scenario,
 )
-from cwenv.runner.replay import replay as run_replay
 from cwenv.runner.seeds import game_seed
 
 

@@ -11,8 +11,7 @@ from rich.table import Table
 from cwenv.model.types import Side
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
-from cwenv.runner.simulate import SimulationConfig, prepare
-from cwenv.runner.simulate import simulate as run_simulation
+from cwenv.runner.simulate import SimulationConfig, prepare, simulate as run_simulation
 from cwenv.runner.stats import SimulationStats
 
 

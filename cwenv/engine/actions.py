@@ -10,6 +10,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from cwenv.model.types import MummSpend
+
 
 class DecisionKind(IntEnum):
     TURN = 0  # H00: movement and the Handlung of the active fighter
@@ -149,3 +151,23 @@ class Decision(NamedTuple):
     fighter: int
     actions: tuple[Action, ...] | None = None
     context: tuple[int, ...] = ()
+
+
+_SPEND_OF_KIND = {
+    ActionKind.PRE_IMPROVE: MummSpend.PROBE_VERBESSERN,
+    ActionKind.PRE_GROSSER_WURF: MummSpend.GROSSER_WURF,
+    ActionKind.POST_REROLL: MummSpend.PROBE_WIEDERHOLEN,
+    ActionKind.POST_AVERT: MummSpend.PATZER_ABWENDEN,
+    ActionKind.HALVE_DAMAGE: MummSpend.TREFFER_WEGSTECKEN,
+    ActionKind.AVERT_DEATH: MummSpend.TOD_ABWENDEN,
+    ActionKind.MUMM_EXTRA_ACTION: MummSpend.ZUSAETZLICHE_AKTION,
+    ActionKind.MUMM_SHAKE: MummSpend.ZUSTAND_ABSCHUETTELN,
+}
+
+
+def mumm_price(action: Action) -> int:
+    """The Mumm an action costs (M01–M09): its spend, or M05 for a reaction paid with Mumm."""
+    spend = _SPEND_OF_KIND.get(action.kind)
+    if spend is not None:
+        return spend.cost
+    return MummSpend.ZUSAETZLICHE_REAKTION.cost if action.mumm else 0

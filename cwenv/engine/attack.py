@@ -20,7 +20,13 @@ from cwenv.engine.attack_plan import (
     plan_attack,
 )
 from cwenv.engine.checks import CheckFrame, check
-from cwenv.engine.conditions import gain_condition, pay_reaction, reaction_choices
+from cwenv.engine.conditions import (
+    can_use_reaction,
+    gain_condition,
+    pay_reaction,
+    reaction_choices,
+    shake_to_react,
+)
 from cwenv.engine.cover import NO_COVER, Cover
 from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_zehrend
 from cwenv.engine.effects import maneuver_effects, patzer_effects
@@ -110,18 +116,35 @@ class AttackFrame(Frame):
         self.stage = 1
         ranged = attack_is_ranged(a, self.mode, self.index)
         if ranged and not area_radius(a, self.mode, self.index) and not t.prone:
-            pay = reaction_choices(c, t)
-            if pay:  # R06, X23: when targeted, before the attack roll
-                return Decision(
-                    DecisionKind.NIEDERWERFEN,
-                    t.idx,
-                    (
-                        Action(ActionKind.DROP_PRONE, t.idx, a.idx, mumm=pay[0]),
-                        Action(ActionKind.STAY_UP, t.idx, a.idx),
-                    ),
-                    (a.idx,),
-                )
+            prompt = self._niederwerfen_prompt(c, a, t)
+            if prompt is not None:
+                return prompt
         return self._roll(c, a, None)
+
+    def _niederwerfen_prompt(self, c: Combat, a: FighterState, t: FighterState) -> Decision | None:
+        """R06, X23: when targeted, before the attack roll, the target may drop prone."""
+        pay = reaction_choices(c, t)
+        if not pay and not shake_to_react(c, t):
+            return None
+        drop = [Action(ActionKind.DROP_PRONE, t.idx, a.idx, mumm=pay[0])] if pay else []
+        return Decision(
+            DecisionKind.NIEDERWERFEN,
+            t.idx,
+            (*drop, Action(ActionKind.STAY_UP, t.idx, a.idx)),
+            (a.idx,),
+        )
+
+    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+        """After an M08 shake at the target's prompt (X38): its reaction choices again —
+        all of them once Benommen is off."""
+        a, t = c.fighters[self.attacker], c.fighters[decision.fighter]
+        prompt: Decision | None = None
+        if decision.kind is DecisionKind.NIEDERWERFEN:
+            prompt = self._niederwerfen_prompt(c, a, t)
+        elif decision.kind is DecisionKind.DEFEND:
+            prompt = self._defence_prompt(c, a, t)
+        # Nothing left to pay with: the affordable rest (the declining choice) stands.
+        return prompt or super().reprompt(c, decision)
 
     def _roll(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         t = c.fighters[self.target]
@@ -182,22 +205,26 @@ class AttackFrame(Frame):
             self.stage = 3
             if self.attack.volltreffer and not c.options.volltreffer_defendable:
                 return self._hit(c, a, None)
-            pay = reaction_choices(c, t)
-            if (
-                self.mode is AttackMode.MANEUVER
-                and c.options.maneuver_reaction_cost == 0
-                and t.standing
-            ):
-                pay = (0,)
-            if not pay:
+            prompt = self._defence_prompt(c, a, t)
+            if prompt is None:
                 return self._hit(c, a, None)
-            choices = [
-                Action(ActionKind.DEFEND, t.idx, a.idx, index=int(v), mumm=pay[0])
-                for v in defence_values(c, self.mode, a, self.index)
-            ]
-            choices.append(Action(ActionKind.NO_DEFENCE, t.idx, a.idx))
-            return Decision(DecisionKind.DEFEND, t.idx, tuple(choices), (a.idx, self.attack.total))
+            return prompt
         return DONE
+
+    def _defence_prompt(self, c: Combat, a: FighterState, t: FighterState) -> Decision | None:
+        """A02, R02, R03, A03, M05: the target's ways to defend, or None when it cannot."""
+        assert self.attack is not None
+        pay = reaction_choices(c, t)
+        if self.mode is AttackMode.MANEUVER and c.options.maneuver_reaction_cost == 0:
+            pay = (0,) if can_use_reaction(c, t) else ()  # X22: a free defence, if able
+        if not pay and not shake_to_react(c, t):
+            return None
+        choices = [
+            Action(ActionKind.DEFEND, t.idx, a.idx, index=int(v), mumm=pay[0])
+            for v in (defence_values(c, self.mode, a, self.index) if pay else ())
+        ]
+        choices.append(Action(ActionKind.NO_DEFENCE, t.idx, a.idx))
+        return Decision(DecisionKind.DEFEND, t.idx, tuple(choices), (a.idx, self.attack.total))
 
     def _defend(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         t = c.fighters[self.targets[self.ti]]

@@ -75,15 +75,15 @@ def check_parts(
     if conds >> Condition.ANGESCHLAGEN & 1 and (
         not mental or opts.angeschlagen_scope is PenaltyScope.ALL_CHECKS
     ):
-        parts.append(("angeschlagen", CONDITION_PENALTY))
+        parts.append((Condition.ANGESCHLAGEN.label, CONDITION_PENALTY))
     if conds >> Condition.VERWIRRT & 1 and (mental or check is CheckValue.HACKING):
-        parts.append(("verwirrt", CONDITION_PENALTY))
+        parts.append((Condition.VERWIRRT.label, CONDITION_PENALTY))
     if attack and conds >> Condition.ENTMUTIGT & 1:
-        parts.append(("entmutigt", CONDITION_PENALTY))
+        parts.append((Condition.ENTMUTIGT.label, CONDITION_PENALTY))
     if reaction and conds >> Condition.EINGESCHRAENKT & 1:
-        parts.append(("eingeschränkt", CONDITION_PENALTY))
+        parts.append((Condition.EINGESCHRAENKT.label, CONDITION_PENALTY))
     if defence and conds >> Condition.NIEDERGEWORFEN & 1:
-        parts.append(("niedergeworfen", CONDITION_PENALTY))
+        parts.append((Condition.NIEDERGEWORFEN.label, CONDITION_PENALTY))
     if spec.behinderung and (
         attack or (not mental and opts.behinderung_scope is BehinderungScope.ALL_PHYSICAL)
     ):
@@ -120,9 +120,30 @@ class CheckFrame(Frame):
             acts.append(Action(ActionKind.PRE_IMPROVE, f.idx))
         if not self.improved and can_spend_mumm(c, f, MummSpend.GROSSER_WURF.cost):
             acts.append(Action(ActionKind.PRE_GROSSER_WURF, f.idx))
-        if acts:
+        if acts or self._malus_to_shake(c, f):
             acts.append(Action(ActionKind.PRE_NONE, f.idx))
         return tuple(acts)
+
+    def _malus_to_shake(self, c: Combat, f: FighterState) -> bool:
+        """M08 before the roll (X38): a condition whose malus is part of this check could
+        be shaken off now, so the check is a decision even without M02/M09."""
+        from cwenv.engine.conditions import prompt_shakes
+
+        shakes = prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)
+        labels = {Condition(a.index).label for a in shakes}
+        return any(label in labels for label, _ in self.parts)
+
+    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+        """After an M08 shake at this check's prompt: before the roll the shaken
+        condition's malus leaves the Probenwert; before or after it the frame asks again."""
+        if self.stage == 0:
+            f = c.fighters[self.fighter]
+            gone = {cond.label for cond in Condition if not f.conditions >> cond & 1}
+            self.parts = tuple(part for part in self.parts if part[0] not in gone)
+            return None
+        if self.stage == 2:
+            return None
+        return super().reprompt(c, decision)
 
     def _post_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
         r = self.result

@@ -1,4 +1,5 @@
-"""Gaining and losing conditions, and paying for reactions (Z01–Z07, R01, R02, M05, X24).
+"""Gaining and losing conditions, shaking them off with Mumm, and paying for reactions
+(Z01–Z07, R01, R02, M05, M08, X24, X38).
 
 Shared by every frame that inflicts a condition or asks for a reaction.
 """
@@ -8,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cwenv.engine import events as ev
+from cwenv.engine.actions import Action, ActionKind, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm
 from cwenv.model.types import Condition, MummSpend
-from cwenv.rules.options import BenommenReactions
+from cwenv.rules.options import BenommenReactions, ShakeTiming
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
@@ -85,3 +87,50 @@ def pay_reaction(c: Combat, f: FighterState, with_mumm: int, what: str) -> None:
         f.reactions -= 1
     c.count(f"reaction:{what}")
     c.emit(ev.ReactionUsed(f.idx, what, f.reactions, bool(with_mumm)))
+
+
+SHAKE_COST = MummSpend.ZUSTAND_ABSCHUETTELN.cost
+
+
+def mumm_shakes(c: Combat, f: FighterState) -> list[Action]:
+    """M08: 'Gib 2 Mummpunkte aus, um einen Zustand … sofort aufzuheben' — one choice per
+    condition held, Sterbend excepted, when ``f`` may pay 2 Mumm (M11, X10, X11)."""
+    if not f.conditions or not can_spend_mumm(c, f, SHAKE_COST):
+        return []
+    return [
+        Action(ActionKind.MUMM_SHAKE, f.idx, index=int(cond))
+        for cond in f.condition_list()
+        if cond is not Condition.STERBEND
+    ]
+
+
+def prompt_shakes(c: Combat, kind: DecisionKind, fighter: int) -> list[Action]:
+    """M08 at a decision outside the fighter's turn structure (X38 ``mumm_shake_timing``):
+    'sofort' allows the spend at any of the fighter's decisions — before it defends,
+    strikes a Blockadeangriff, catches a fall or rolls a check. Not at ORDER, which the
+    side answers for several fighters."""
+    if kind is DecisionKind.ORDER or c.options.mumm_shake_timing is not ShakeTiming.ANY_DECISION:
+        return []
+    f = c.fighters[fighter]
+    return [] if f.dead else mumm_shakes(c, f)
+
+
+def shake_with_mumm(c: Combat, f: FighterState, cond: Condition) -> None:
+    """M08: pay 2 Mumm and end ``cond`` at once."""
+    spend_mumm(c, f, MummSpend.ZUSTAND_ABSCHUETTELN)
+    lose_condition(c, f, cond, "Mumm")
+
+
+def shake_to_react(c: Combat, f: FighterState) -> bool:
+    """M08 + X24: a benommen fighter who cannot react could shake Benommen off with Mumm
+    and then pay a reaction (one left, or one more Mumm for M05); it is asked anyway, with
+    only the shake and the declining choice until it shakes."""
+    if not f.standing or not f.conditions >> Condition.BENOMMEN & 1:
+        return False
+    opts = c.options
+    if opts.benommen_reactions is BenommenReactions.KEPT:
+        return False
+    if opts.mumm_shake_timing is not ShakeTiming.ANY_DECISION:
+        return False
+    extra = 0 if f.reactions > 0 else MummSpend.ZUSAETZLICHE_REAKTION.cost
+    return can_spend_mumm(c, f, SHAKE_COST + extra)

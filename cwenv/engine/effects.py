@@ -13,6 +13,7 @@ from cwenv.engine.falls import ForcedMoveFrame, push_path
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import (
     PUSH_METRES,
+    blockade_choices,
     blockade_prompt,
     blocked_for,
     move_profile,
@@ -91,19 +92,37 @@ class DragFrame(Frame):
             occupied=frozenset(c.occupant),
         )
 
+    def _drag_prompt(self, c: Combat, a: FighterState, t: FighterState) -> Decision | None:
+        choices = [
+            Action(ActionKind.DRAG_TO, a.idx, t.idx, cell) for cell in self._reach(c, a).dests
+        ]
+        if not choices:
+            return None
+        choices.append(Action(ActionKind.DRAG_STOP, a.idx, t.idx))
+        return Decision(DecisionKind.DRAG, a.idx, tuple(choices))
+
+    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+        """After an M08 shake (X38): the drag's reach (Eingeschränkt halves it) or the
+        reactor's Blockadeangriffe, built again."""
+        a, t = c.fighters[self.attacker], c.fighters[self.target]
+        prompt: Decision | None = None
+        if decision.kind is DecisionKind.DRAG:
+            prompt = self._drag_prompt(c, a, t)
+        elif decision.kind is DecisionKind.BLOCKADE:
+            mover = c.fighters[decision.context[0]]
+            cell = self.path[self.i]
+            start, end = (a.pos, cell) if mover is a else (t.pos, a.pos)
+            prompt = blockade_choices(c, mover, c.fighters[self.reactor], start, end)
+        return prompt or super().reprompt(c, decision)
+
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         a, t = c.fighters[self.attacker], c.fighters[self.target]
         if self.stage == 0:
             self.stage = 1
             if not a.standing or t.dead:
                 return DONE
-            choices = [
-                Action(ActionKind.DRAG_TO, a.idx, t.idx, cell) for cell in self._reach(c, a).dests
-            ]
-            if not choices:
-                return DONE
-            choices.append(Action(ActionKind.DRAG_STOP, a.idx, t.idx))
-            return Decision(DecisionKind.DRAG, a.idx, tuple(choices))
+            prompt = self._drag_prompt(c, a, t)
+            return DONE if prompt is None else prompt
         if self.stage == 1:
             if value.kind is ActionKind.DRAG_STOP:
                 return DONE

@@ -224,6 +224,16 @@ class ForcedMove(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ClimbedPart(Event):
+    """B03, X40: part of a ledge climbed; the climber hangs at the wall until the next."""
+
+    fighter: int
+    ledge: tuple[int, int]
+    climbed: int
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
 class Fell(Event):
     fighter: int
     metres: int

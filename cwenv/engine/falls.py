@@ -11,7 +11,7 @@ from cwenv.battlemap.paths import Route, StepKind
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import check
-from cwenv.engine.conditions import pay_reaction, reaction_choices
+from cwenv.engine.conditions import pay_reaction, reaction_choices, shake_to_react
 from cwenv.engine.damage import DamageFrame
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.model.types import CheckValue
@@ -46,22 +46,28 @@ class FallFrame(Frame):
         self.outside_turn = outside_turn
         self.reduce = reduce
 
+    def _catch_prompt(self, c: Combat, f: FighterState) -> Decision | None:
+        """R05: catch the fall with a reaction (or M05); a benommen faller who could shake
+        it off first (M08, X38) is asked with the shake only."""
+        pay = reaction_choices(c, f)
+        if not pay and not shake_to_react(c, f):
+            return None
+        catch = [Action(ActionKind.CATCH_FALL, f.idx, mumm=pay[0])] if pay else []
+        return Decision(DecisionKind.STURZ, f.idx, (*catch, Action(ActionKind.NO_CATCH, f.idx)))
+
+    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+        f = c.fighters[self.fighter]
+        return self._catch_prompt(c, f) or super().reprompt(c, decision)
+
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
         if self.stage == 0:
             if self.metres <= move_profile(c, f).free_drop:
                 return DONE
             self.stage = 1
-            pay = reaction_choices(c, f) if self.outside_turn else ()
-            if pay:
-                return Decision(
-                    DecisionKind.STURZ,
-                    f.idx,
-                    (
-                        Action(ActionKind.CATCH_FALL, f.idx, mumm=pay[0]),
-                        Action(ActionKind.NO_CATCH, f.idx),
-                    ),
-                )
+            prompt = self._catch_prompt(c, f) if self.outside_turn else None
+            if prompt is not None:
+                return prompt
             value = None
         if self.stage == 1:
             self.stage = 3
@@ -164,6 +170,13 @@ DIFFICULT_SKILL_NAMES = {
 }
 
 
+def difficult_check(c: Combat, f: FighterState, kind: StepKind) -> Frame:
+    """H07: the check of a Schwierige Bewegung of ``kind`` (counted per kind)."""
+    label = DIFFICULT_SKILL_NAMES[kind]
+    c.count(f"move:{label}")
+    return check(c, f, difficult_check_value(c, kind), label)
+
+
 def difficult_check_value(c: Combat, kind: StepKind) -> CheckValue:
     """B03/B04: climbing and swimming on Unbeugsamkeit (X17); jumps and deep drops on
     Infiltration (B02, B06)."""
@@ -195,9 +208,7 @@ class SchwierigFrame(Frame):
         route = self.route
         if self.stage == 0:
             self.stage = 1
-            label = DIFFICULT_SKILL_NAMES[route.kind]
-            c.count(f"move:{label}")
-            return check(c, f, difficult_check_value(c, route.kind), label)
+            return difficult_check(c, f, route.kind)
         if self.stage == 1:
             self.result = value
             self.stage = 2

@@ -21,6 +21,8 @@ class FighterState:
         "ammo",
         "armour_bonus",
         "backpack",
+        "climb_cell",
+        "climb_height",
         "conditions",
         "cyber_uses",
         "dead",
@@ -94,12 +96,16 @@ class FighterState:
         self.focus_bonus = 0
         self.armour_bonus = 0
         self.actionbonus_used = False
+        self.climb_cell = -1  # the ledge being climbed over several actions (B03, X40)
+        self.climb_height = 0  # metres of it climbed so far
 
     def copy(self) -> FighterState:
         """An independent twin (clone()); written out slot by slot, which is several
         times faster than a loop over ``__slots__`` (tests check every slot is here)."""
         twin = FighterState.__new__(FighterState)
         twin.actionbonus_used = self.actionbonus_used
+        twin.climb_cell = self.climb_cell
+        twin.climb_height = self.climb_height
         twin.actions = self.actions
         twin.aim_stacks = self.aim_stacks
         twin.aim_target = self.aim_target

@@ -57,6 +57,22 @@ class Frame:
             object.__setattr__(twin, name, getattr(self, name))
         return twin
 
+    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+        """``decision`` again after the fighter shook a condition off at it (M08, X38): by
+        default the same choices less those it can no longer pay for. Frames whose choices
+        depend on the fighter's conditions rebuild them; ``None`` means: run the frame on
+        with no answer (it then asks again itself, or goes on)."""
+        from cwenv.engine.actions import mumm_price
+        from cwenv.engine.checks import can_spend_mumm
+
+        f = c.fighters[decision.fighter]
+        kept = tuple(
+            a
+            for a in decision.actions or ()
+            if not mumm_price(a) or can_spend_mumm(c, f, mumm_price(a))
+        )
+        return decision._replace(actions=kept)
+
     def describe(self) -> str:
         """A short label of what is being resolved (table-dice prompts, debugging)."""
         return type(self).__name__

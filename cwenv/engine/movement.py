@@ -11,7 +11,12 @@ from cwenv.battlemap.grid import Terrain
 from cwenv.battlemap.paths import MoveProfile
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
-from cwenv.engine.conditions import can_use_reaction, pay_reaction, reaction_choices
+from cwenv.engine.conditions import (
+    can_use_reaction,
+    pay_reaction,
+    reaction_choices,
+    shake_to_react,
+)
 from cwenv.engine.damage import gain_zehrend
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.game import VictoryKind
@@ -120,19 +125,34 @@ def blockade_prompt(
             continue
         if not _provokes(c, g, a, b):
             continue
-        pay = reaction_choices(c, g)
-        if not pay:
-            continue
-        near = min(c.bm.distance(g.pos, a), c.bm.distance(g.pos, b))
-        choices = [
-            Action(ActionKind.BLOCKADE_ATTACK, g.idx, mover.idx, -1, wi, pay[0])
-            for wi, w in enumerate(g.weapons)
-            if w.kind is WeaponKind.MELEE and g.weapon_usable(wi) and near <= w.reach
-        ]
-        if choices:
-            choices.append(Action(ActionKind.LET_PASS, g.idx, mover.idx))
-            return Decision(DecisionKind.BLOCKADE, g.idx, tuple(choices), (mover.idx,))
+        prompt = blockade_choices(c, mover, g, a, b)
+        if prompt is not None:
+            return prompt
     return None
+
+
+def blockade_choices(
+    c: Combat, mover: FighterState, g: FighterState, a: int, b: int
+) -> Decision | None:
+    """R04, M05: ``g``'s Blockadeangriffe on ``mover`` stepping a→b with each melee weapon
+    in reach; a benommen ``g`` who could shake it off (M08, X38) is asked with none yet."""
+    pay = reaction_choices(c, g)
+    if not pay and not shake_to_react(c, g):
+        return None
+    near = min(c.bm.distance(g.pos, a), c.bm.distance(g.pos, b))
+    weapons = [
+        wi
+        for wi, w in enumerate(g.weapons)
+        if w.kind is WeaponKind.MELEE and g.weapon_usable(wi) and near <= w.reach
+    ]
+    if not weapons:
+        return None
+    choices = [
+        Action(ActionKind.BLOCKADE_ATTACK, g.idx, mover.idx, -1, wi, pay[0])
+        for wi in (weapons if pay else ())
+    ]
+    choices.append(Action(ActionKind.LET_PASS, g.idx, mover.idx))
+    return Decision(DecisionKind.BLOCKADE, g.idx, tuple(choices), (mover.idx,))
 
 
 class MoveFrame(Frame):
@@ -200,6 +220,12 @@ class MoveFrame(Frame):
                     self.stage = 2
                     return frame
         return self._finish(c, f)
+
+    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+        """After an M08 shake at the reactor's BLOCKADE prompt (X38): its choices again."""
+        f = c.fighters[self.fighter]
+        prompt = blockade_choices(c, f, c.fighters[self.reactor], f.pos, self.path[self.i])
+        return prompt or super().reprompt(c, decision)
 
     def _finish(self, c: Combat, f: FighterState) -> Return:
         if c.occupant.get(f.pos) != f.idx and f.on_map:

@@ -124,6 +124,10 @@ _RENDER: dict[type[ev.Event], Callable[[Any, Names], str]] = {
         + (f": {e.detail}" if e.detail else "")
     ),
     ev.ForcedMove: lambda e, n: f"{n[e.fighter]} wird bewegt ({e.cause}) {_cells(e.path)}",
+    ev.ClimbedPart: lambda e, n: (
+        f"{n[e.fighter]} klettert an der Kante ({e.ledge[0]}, {e.ledge[1]}) hoch: "
+        f"{e.climbed} von {e.height} m"
+    ),
     ev.Fell: lambda e, n: f"{n[e.fighter]} stürzt {e.metres} m: {e.dice}W10 brechender Schaden",
     ev.RoundEnded: lambda e, n: f"Ende der Kampfrunde {e.round}",
     ev.CombatEnded: lambda e, n: f"Kampfende nach {e.rounds} Runden: {e.winner} ({e.reason})",

@@ -16,12 +16,14 @@ from typing import Any
 from cwenv.battlemap.grid import Terrain
 from cwenv.battlemap.paths import NO_REACH, Reach
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, Decision, DecisionKind
+from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.frames import Frame, Return
 from cwenv.engine.game import Game, VictoryKind
 from cwenv.model.types import Side
 from cwenv.rules.dice import Dice, SeededDice
+
+TURN = DecisionKind.TURN
 
 
 class IllegalActionError(ValueError):
@@ -112,11 +114,33 @@ class Combat:
             kind = d.kind.name if d is not None else "-"
             raise IllegalActionError(f"illegal action {action!r} for {who} at {kind}")
         self.history.append(action)
+        d = self._pending
         self._pending = None
         self._legal = None
         self._legal_set = None
         self.turn_legal = None
-        self._run(action)
+        if action.kind is ActionKind.MUMM_SHAKE and d is not None and d.kind is not TURN:
+            self._shake_at_prompt(d, action)
+        else:
+            self._run(action)
+
+    def _shake_at_prompt(self, d: Decision, action: Action) -> None:
+        """M08 at a prompt (X38): shake the condition off, then the same decision is asked
+        again with what the fighter can do now; a single choice left is taken at once."""
+        from cwenv.engine.conditions import shake_with_mumm
+        from cwenv.model.types import Condition
+
+        shake_with_mumm(self, self.fighters[d.fighter], Condition(action.index))
+        again = self._stack[-1].reprompt(self, d)
+        if again is None:
+            self._run(None)
+            return
+        self._pending = again
+        legal = self.legal_actions()
+        if len(legal) == 1:  # not a decision any more (e.g. M06 no longer affordable)
+            self._pending = None
+            self._legal = None
+            self._run(legal[0])
 
     def clone(self) -> Combat:
         """A deep, independent copy; the same actions give the same events in both."""
@@ -213,6 +237,8 @@ class Combat:
         if self.occupant.get(f.pos) == f.idx:
             del self.occupant[f.pos]
         f.pos = cell
+        f.climb_cell = -1  # B03, X40: a climber who moves lets go of the wall
+        f.climb_height = 0
         if cell not in self.occupant:
             self.occupant[cell] = f.idx
         if cell in self.bm.exits:
@@ -300,4 +326,8 @@ class Combat:
             from cwenv.engine.turn import turn_actions
 
             return self.restrict(d.fighter, turn_actions(self, d.fighter))
-        return self.restrict(d.fighter, list(d.actions or ()))
+        from cwenv.engine.conditions import prompt_shakes
+
+        # M08 'sofort' (X38): the shakes come first, so the declining choice stays last.
+        shakes = prompt_shakes(self, d.kind, d.fighter)
+        return self.restrict(d.fighter, [*shakes, *(d.actions or ())])

@@ -15,7 +15,13 @@ from cwenv.battlemap.paths import NO_REACH, has_difficult_terrain, reachable
 from cwenv.engine import events as ev
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm
-from cwenv.engine.conditions import lose_condition
+from cwenv.engine.climbing import (
+    ClimbFrame,
+    ClimbStep,
+    climb_actions,
+    climb_step,
+)
+from cwenv.engine.conditions import mumm_shakes, shake_with_mumm
 from cwenv.engine.cover import cover_against
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.handlungen import run_handlung
@@ -117,9 +123,8 @@ class TurnFrame(Frame):
                 self.grants += 1
             return None
         if kind is ActionKind.MUMM_SHAKE:  # M08
-            spend_mumm(c, f, MummSpend.ZUSTAND_ABSCHUETTELN)
             cond = Condition(action.index)
-            lose_condition(c, f, cond, "Mumm")
+            shake_with_mumm(c, f, cond)
             if cond is Condition.BENOMMEN and self.benommen:
                 self.benommen = False
             return None
@@ -132,6 +137,10 @@ class TurnFrame(Frame):
                 c.emit(ev.Acted(f.idx, "sprintet"))
                 return None
             if kind is ActionKind.SCHWIERIG:
+                climb = climb_step(c, f, action.cell, self.move_left(c, f))
+                if climb is not None:  # B03, X40: part of a high ledge
+                    self.moved += climb.metres
+                    return ClimbFrame(f.idx, climb)
                 self.moved += c.hard_routes.route(action.cell).metres
             if kind is ActionKind.MUMM_PROBE:
                 self.benommen = True
@@ -146,6 +155,12 @@ def _frame_of(c: Combat, fighter: int) -> TurnFrame:
     raise AssertionError("no turn in progress")  # pragma: no cover
 
 
+def planned_climb(c: Combat, fighter: int, ledge: int) -> ClimbStep | None:
+    """What SCHWIERIG to ``ledge`` would climb now, if it is a partial climb (B03, X40)."""
+    f = c.fighters[fighter]
+    return climb_step(c, f, ledge, _frame_of(c, fighter).move_left(c, f))
+
+
 def turn_actions(c: Combat, fighter: int) -> list[Action]:
     """Every legal TURN choice of ``fighter`` (H00–H12, B01–B06, M07, M08, Z02)."""
     f = c.fighters[fighter]
@@ -153,11 +168,7 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
     acts: list[Action] = []
     c.routes = NO_REACH
     c.hard_routes = NO_REACH
-    shake_costs = MummSpend.ZUSTAND_ABSCHUETTELN.cost
-    if can_spend_mumm(c, f, shake_costs):
-        for cond in f.condition_list():
-            if cond is not Condition.STERBEND:
-                acts.append(Action(ActionKind.MUMM_SHAKE, fighter, index=int(cond)))
+    acts.extend(mumm_shakes(c, f))
     if turn.benommen:
         if turn.handlungen > 0:
             acts.append(Action(ActionKind.MUMM_PROBE, fighter))  # Z02: must
@@ -194,9 +205,9 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
                 threat=threat,
                 difficult=True,
             )
-            acts.extend(
-                [Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in c.hard_routes.dests]
-            )
+            dests = c.hard_routes.dests
+            acts.extend([Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in dests])
+            acts.extend(climb_actions(c, f, move_left, set(dests)))
     committed = False
     if turn.handlungen > 0:
         handlungen = handlung_actions(c, f)

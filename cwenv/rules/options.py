@@ -16,83 +16,32 @@ from typing import Any
 from cwenv.model.types import ArmourMode, CheckValue, CoverLevel, Skill
 from cwenv.rules.readings import (
     ActionBonusMode as ActionBonusMode,
-)
-from cwenv.rules.readings import (
     AngeschlagenTrigger as AngeschlagenTrigger,
-)
-from cwenv.rules.readings import (
     AreaCover as AreaCover,
-)
-from cwenv.rules.readings import (
     BehinderungScope as BehinderungScope,
-)
-from cwenv.rules.readings import (
     BenommenReactions as BenommenReactions,
-)
-from cwenv.rules.readings import (
     BlockadeGeometry as BlockadeGeometry,
-)
-from cwenv.rules.readings import (
     CritExtraDie as CritExtraDie,
-)
-from cwenv.rules.readings import (
     DeathThreshold as DeathThreshold,
-)
-from cwenv.rules.readings import (
     DifferenceQS as DifferenceQS,
-)
-from cwenv.rules.readings import (
     DropAbsorbed as DropAbsorbed,
-)
-from cwenv.rules.readings import (
     ForcedMovementBlockade as ForcedMovementBlockade,
-)
-from cwenv.rules.readings import (
     InitiativeSystem as InitiativeSystem,
-)
-from cwenv.rules.readings import (
     LivingCoverStacking as LivingCoverStacking,
-)
-from cwenv.rules.readings import (
     MeleeDefence as MeleeDefence,
-)
-from cwenv.rules.readings import (
     MummRegen as MummRegen,
-)
-from cwenv.rules.readings import (
     NscAtZero as NscAtZero,
-)
-from cwenv.rules.readings import (
     PenaltyScope as PenaltyScope,
-)
-from cwenv.rules.readings import (
     ProneBonusUntil as ProneBonusUntil,
-)
-from cwenv.rules.readings import (
     ProneMovement as ProneMovement,
-)
-from cwenv.rules.readings import (
     ReactionBasis as ReactionBasis,
-)
-from cwenv.rules.readings import (
     RoundEndOrder as RoundEndOrder,
-)
-from cwenv.rules.readings import (
     Rounding as Rounding,
-)
-from cwenv.rules.readings import (
     RucksackFailure as RucksackFailure,
-)
-from cwenv.rules.readings import (
+    ShakeTiming as ShakeTiming,
     StabilisePatzerVictim as StabilisePatzerVictim,
-)
-from cwenv.rules.readings import (
     Surprise as Surprise,
-)
-from cwenv.rules.readings import (
     TieOrder as TieOrder,
-)
-from cwenv.rules.readings import (
     VolltrefferQS as VolltrefferQS,
 )
 
@@ -238,6 +187,14 @@ class RuleOptions:
     climb_skill: Skill = _opt(
         Skill.UNBEUGSAMKEIT, "X17", "B03's movement rule is the specific one.", "INFILTRATION"
     )
+    climb_over_actions: bool = _opt(
+        True,
+        "X40",
+        "B03 'Bewegung … halbiert (min. 1 Meter)': a ledge higher than half the movement left "
+        "is climbed over several Schwierige Bewegungen, at least 1 m each; the climber hangs "
+        "at the wall between them and lets go when it moves otherwise.",
+        "false: a ledge is climbed whole within one action's movement or not at all",
+    )
     swim_skill: Skill = _opt(Skill.UNBEUGSAMKEIT, "X17", "B04 names Unbeugsamkeit.", "any skill")
     fall_armour_mode: ArmourMode = _opt(
         ArmourMode.BRECHEND, "X18", "B05 says brechend; D02's list is an example.", "direkt"
@@ -373,6 +330,13 @@ class RuleOptions:
     )
     mumm_extra_action_moves: bool = _opt(
         True, "X38", "'Bei jeder Handlung darf sich der Kämpfer zusätzlich bewegen' (H00).", "false"
+    )
+    mumm_shake_timing: ShakeTiming = _opt(
+        ShakeTiming.ANY_DECISION,
+        "X38",
+        "M08 'sofort aufheben': at any of the fighter's decisions (before a defence, a "
+        "Blockadeangriff, a check), not only in its own turn.",
+        "own_turn",
     )
     mental_checks: frozenset[CheckValue] = _opt(
         MENTAL_CHECKS_DEFAULT,

@@ -147,3 +147,10 @@ class MummRegen(Enum):
 class RucksackFailure(Enum):
     ACTION_LOST = "action_lost"
     ITEM_LOST = "item_lost"
+
+
+class ShakeTiming(Enum):
+    """X38, M08: when 'Zustand abschütteln' ('sofort aufheben') may be spent."""
+
+    ANY_DECISION = "any_decision"  # at any decision of the fighter, own turn or not
+    OWN_TURN = "own_turn"  # only during the fighter's own turn

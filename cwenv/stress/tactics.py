@@ -350,8 +350,7 @@ def run_tactics(
     on_game: Callable[[], None] | None = None,
 ) -> TacticsRun:
     """Plan, play what the database does not hold yet, and read every result back."""
-    from cwenv.runner.tournament import _play as play_and_store
-    from cwenv.runner.tournament import config_path
+    from cwenv.runner.tournament import _play as play_and_store, config_path
 
     plan = build_tactics_plan(config)
     path = Path(db)

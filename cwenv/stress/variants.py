@@ -25,8 +25,7 @@ from cwenv.runner.plan import AgentInfo, Plan, PlannedGame, TournamentConfig, ag
 from cwenv.runner.play import GameRecord, load_game, resolve_source, rules_fingerprint
 from cwenv.runner.seeds import game_seed
 from cwenv.runner.store import Conflict, Store
-from cwenv.runner.tournament import _play as play_into_store
-from cwenv.runner.tournament import config_path
+from cwenv.runner.tournament import _play as play_into_store, config_path
 
 
 class VariantSweepError(ValueError):

@@ -1,0 +1,111 @@
+"""Climbing a ledge over several Schwierige Bewegungen (B03, H07, X40 ``climb_over_actions``).
+
+B03: 'Klettern erfordert immer eine Probe … Die Bewegung ist während dem Klettern halbiert
+(min. 1 Meter).' A fighter with ``m`` metres of movement left climbs ``max(1, m // 2)``
+metres in one Schwierige Bewegung. A ledge no higher than that is one ordinary difficult
+route (:func:`cwenv.battlemap.paths.reachable`); a higher one is climbed part by part: the
+climber stays in its cell, hanging at the wall (``FighterState.climb_cell`` and
+``climb_height``), and each further Schwierige Bewegung at the same ledge adds its metres
+until the top is reached. Any other change of position lets go of the wall (progress lost,
+no fall: the climber is never higher than it could drop freely in this reading).
+Swimming (B04) keeps its 'min. 1 Meter' in the route search itself
+(:func:`cwenv.battlemap.paths.reachable`): cells stay 1 m, so no partial state is needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cwenv.battlemap.paths import StepKind, terrain_edges
+from cwenv.engine import events as ev
+from cwenv.engine.actions import Action, ActionKind
+from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.engine.movement import MoveFrame, move_profile
+
+if TYPE_CHECKING:
+    from cwenv.engine.actions import Decision
+    from cwenv.engine.fighter import FighterState
+    from cwenv.engine.state import Combat
+
+
+@dataclass(frozen=True, slots=True)
+class ClimbStep:
+    """One Schwierige Bewegung up ``ledge``: ``metres`` of movement buy ``gained`` metres
+    of its ``height``, of which ``done`` were climbed before."""
+
+    ledge: int
+    metres: int
+    gained: int
+    height: int
+    done: int
+
+
+def climb_step(c: Combat, f: FighterState, ledge: int, move_left: int) -> ClimbStep | None:
+    """B03, X40: the partial climb of ``ledge`` next to ``f`` with ``move_left`` metres, or
+    None when this is not one: the option is off, no movement is left, ``ledge`` is no
+    free climbable ledge next to ``f``, or the climb is not started and fits whole into
+    this action (then it is an ordinary difficult route)."""
+    if not c.options.climb_over_actions or move_left < 1 or ledge in c.occupant:
+        return None
+    profile = move_profile(c, f)
+    for to, _, kind, _ in terrain_edges(c.bm, f.pos, profile):
+        if to == ledge and kind == StepKind.CLIMB:
+            break
+    else:
+        return None
+    bm = c.bm
+    height = bm.elevation[ledge] - bm.elevation[f.pos]
+    done = f.climb_height if f.climb_cell == ledge else 0
+    remaining = height - done
+    gained = min(remaining, max(1, move_left // profile.slow_cost))
+    if not done and gained == remaining:
+        return None
+    return ClimbStep(ledge, min(move_left, gained * profile.slow_cost), gained, height, done)
+
+
+def climb_actions(c: Combat, f: FighterState, move_left: int, offered: set[int]) -> list[Action]:
+    """SCHWIERIG choices for partial climbs from where ``f`` stands (not in ``offered``)."""
+    if not c.options.climb_over_actions or move_left < 1:
+        return []
+    return [
+        Action(ActionKind.SCHWIERIG, f.idx, cell=to)
+        for to, _, kind, _ in terrain_edges(c.bm, f.pos, move_profile(c, f))
+        if kind == StepKind.CLIMB
+        and to not in offered
+        and climb_step(c, f, to, move_left) is not None
+    ]
+
+
+class ClimbFrame(Frame):
+    """One partial climb (B03, X40): the check, then either the top (the fighter moves onto
+    the ledge) or more metres climbed and the fighter hangs on. A failed check makes no
+    headway and keeps what was climbed."""
+
+    __slots__ = ("fighter", "plan")
+
+    def __init__(self, fighter: int, plan: ClimbStep) -> None:
+        super().__init__()
+        self.fighter = fighter
+        self.plan = plan
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        from cwenv.engine.falls import difficult_check
+
+        f = c.fighters[self.fighter]
+        plan = self.plan
+        if self.stage == 0:
+            self.stage = 1
+            return difficult_check(c, f, StepKind.CLIMB)
+        if self.stage == 1:
+            self.stage = 2
+            if not value.success:
+                c.emit(ev.Acted(f.idx, "scheitert", "klettert"))
+                return DONE
+            climbed = plan.done + plan.gained
+            if climbed >= plan.height:
+                return MoveFrame(f.idx, (plan.ledge,), "klettert")
+            f.climb_cell = plan.ledge
+            f.climb_height = climbed
+            c.emit(ev.ClimbedPart(f.idx, c.bm.cell(plan.ledge), climbed, plan.height))
+        return DONE
