@@ -105,6 +105,10 @@ class PolicyBundle:
     def name(self) -> str:
         return self.path.name
 
+    def layers(self) -> list[tuple[F32, F32, str]]:
+        """(weight, bias, activation) of each dense layer, input to logits (read-only)."""
+        return list(self._layers)
+
     def flatten(self, obs: dict[str, NDArray[np.float32]]) -> F32:
         """Concatenate the observation's keys in the manifest's order (SB3's extractor)."""
         parts = []

@@ -100,6 +100,9 @@ class TrainingConfig(BaseModel):
     # a small scenario trains faster with a smaller action space.
     move_radius: int = Field(24, ge=1, le=63)
     drag_radius: int = Field(8, ge=1, le=63)
+    # A policy bundle (agents/policies/NAME) whose actor starts a fresh run: a safe warm
+    # start from safetensors, never from another run's pickled checkpoint.
+    init_policy: str | None = None
     hyperparams: dict[str, Any] = Field(default_factory=dict)
     league: League = Field(default_factory=lambda: League())
     evaluation: Evaluation = Field(default_factory=lambda: Evaluation())

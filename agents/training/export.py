@@ -15,7 +15,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.policy.bundle import Activation, Layer, Manifest, ObservationKey, write_bundle
+from agents.policy.bundle import (
+    Activation,
+    BundleError,
+    Layer,
+    Manifest,
+    ObservationKey,
+    PolicyBundle,
+    write_bundle,
+)
 
 _ACTIVATIONS: dict[type[nn.Module], Activation] = {nn.Tanh: "tanh", nn.ReLU: "relu"}
 
@@ -97,6 +105,35 @@ def export_policy(
         weights_sha256="0" * 64,
     )
     return write_bundle(out, manifest, tensors)
+
+
+@torch.no_grad()
+def load_actor(policy: Any, bundle: PolicyBundle) -> None:
+    """Copy a bundle's actor into a fresh MaskablePPO policy (the warm start of a run).
+
+    The inverse of :func:`policy_layers`: the observation keys, every layer's shape and
+    activation must match the new policy, or :class:`BundleError` says which does not.
+    The value head stays as initialised; PPO fits it from the first rollouts.
+    """
+    ours, _ = policy_layers(policy)
+    theirs = bundle.manifest.policy
+    if observation_keys(policy) != bundle.manifest.observation:
+        raise BundleError(
+            f"{bundle.path}: observation keys {bundle.manifest.observation} do not match "
+            f"the run's {observation_keys(policy)} (scenario, side and radii must agree)"
+        )
+    shape = [(x.in_features, x.out_features, x.activation) for x in ours]
+    given = [(x.in_features, x.out_features, x.activation) for x in theirs]
+    if shape != given:
+        raise BundleError(
+            f"{bundle.path}: layers {given} do not match the run's network {shape} "
+            "(net_arch, activation, action window)"
+        )
+    modules = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
+    modules.append(policy.action_net)
+    for module, (weight, bias, _) in zip(modules, bundle.layers(), strict=True):
+        module.weight.copy_(torch.from_numpy(np.array(weight)))
+        module.bias.copy_(torch.from_numpy(np.array(bias)))
 
 
 @torch.no_grad()

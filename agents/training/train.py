@@ -24,9 +24,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMoni
 from torch import nn
 
 from agents.policy.agent import PolicyAgent
+from agents.policy.bundle import load_bundle
 from agents.training.config import TrainingConfig, load_training_config
 from agents.training.evaluate import append_curve, evaluate, in_memory_bundle, plot_curve
-from agents.training.export import export_policy
+from agents.training.export import export_policy, load_actor
 from agents.training.league import LeagueOpponent
 from cwenv.model.types import Side
 
@@ -188,6 +189,8 @@ def train(config_path: str | Path, *, resume: bool = False, runs: Path = RUNS) -
             policy_kwargs=_policy_kwargs(hyper),
             **{k: v for k, v in hyper.items() if k not in ("net_arch", "activation")},
         )
+        if cfg.init_policy is not None:
+            load_actor(model.policy, load_bundle(cfg.init_policy))
     callback = LeagueAndEval(cfg, run, leagues if cfg.vec_env == "dummy" else [])
     remaining = cfg.total_timesteps - model.num_timesteps
     if remaining > 0:
