@@ -11,19 +11,17 @@ within one decision are cached on the board.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from agents.base import DecisionView
 from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.battlemap.los import has_line_of_sight, terrain_cover
-from cwenv.battlemap.paths import reachable
 from cwenv.engine.checks import check_parts
 from cwenv.engine.conditions import reaction_choices
 from cwenv.engine.cover import cover_against
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.game import VictoryKind
-from cwenv.engine.movement import blocked_for, move_profile, threat_masks
+from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import CheckValue, CoverLevel, Side
 
 if TYPE_CHECKING:
@@ -119,10 +117,12 @@ class Board:
         "_offense",
         "_solid",
         "_walk",
+        "_weapons",
         "allies",
         "bm",
         "cache",
         "decision",
+        "defences",
         "enemies",
         "estimates",
         "exits_goal",
@@ -163,6 +163,8 @@ class Board:
         self._events: tuple[Event, ...] | None = None
         self._walk: list[int] | None = None
         self._solid: bytearray | None = None
+        self._weapons: dict[int, list[tuple[int, WeaponSpec]]] = {}
+        self.defences: dict[tuple[object, ...], int | None] = {}
         self.cache: dict[tuple[object, ...], float] = {}
         self.estimates: dict[tuple[object, ...], Estimate] = {}
 
@@ -242,40 +244,16 @@ class Board:
             )
         return self._solid
 
-    def moves_through_allies(self, dests: Sequence[int]) -> set[int]:
-        """Destinations whose movement route runs through a standing ally's cell.
-
-        The movement search lets a fighter pass allies, but the walk itself stops at the
-        first occupied cell (engine: ``MoveFrame``), so such a MOVE goes nowhere and still
-        costs its metres. The routes are the engine's own: the same search, same inputs."""
-        me = self.me
-        allies = {
-            g.pos for g in self.fighters if g.side is me.side and g.idx != me.idx and g.standing
-        }
-        if not dests or not any(
-            self.dist(me.pos, a) <= 2 + max(1, me.spec.movement) for a in allies
-        ):
-            return set()
-        c = self.combat
-        budget = min(3 * max(1, me.spec.movement), 2 * max(self.dist(me.pos, d) for d in dests) + 2)
-        passable = frozenset(
-            g.pos for g in self.fighters if g.on_map and (g.side is me.side or g.down)
-        )
-        reach = reachable(
-            self.bm,
-            blocked_for(c, me),
-            me.pos,
-            budget,
-            move_profile(c, me),
-            occupied=frozenset(self.occupant),
-            passable_occupied=passable,
-            threat=threat_masks(c, me),
-        )
-        bad: set[int] = set()
-        for d in dests:
-            if d in reach and any(x in allies for x in reach.route(d).cells[:-1]):
-                bad.add(d)
-        return bad
+    def single_target_weapons(self, f: FighterState) -> list[tuple[int, WeaponSpec]]:
+        """``f``'s usable weapons without an area (index, spec), once per decision."""
+        found = self._weapons.get(f.idx)
+        if found is None:
+            found = self._weapons[f.idx] = [
+                (wi, w)
+                for wi, w in enumerate(f.weapons)
+                if f.weapon_usable(wi) and w.area_radius == 0
+            ]
+        return found
 
     def walk_distance(self, cell: int) -> int:
         """Walking steps from ``cell`` to the nearest enemy (round walls and water, through

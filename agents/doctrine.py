@@ -237,9 +237,6 @@ class Doctrine:
             return None  # X03: moving would waste the aim
         cells = sorted(ch.moves, key=lambda c: (self.candidate_key(board, c), c))
         cells = cells[: self.config.max_cells]
-        stuck = board.moves_through_allies(cells)
-        if stuck:
-            cells = [c for c in cells if c not in stuck]
         here = self.cell_value(board, me.pos, acting)
         best_cell = -1
         best = here + self.config.move_margin
@@ -275,16 +272,16 @@ class Doctrine:
         me = board.me
         ko = self.config.ko_bonus
         best = 0.0
+        weapons = board.single_target_weapons(me)
         for t in board.enemies:
             dist = board.dist(cell, t.pos)
-            for wi, w in enumerate(me.weapons):
-                if not me.weapon_usable(wi) or w.area_radius > 0:
-                    continue
+            target_weight = self.target_weight(board, t)
+            for wi, w in weapons:
                 if w.range_modifier(dist) is None:
                     continue
                 est = weapon_estimate(board, me, t, wi, src=cell)
                 if est is not None:
-                    weight = self.target_weight(board, t) * self.weapon_weight(board, w)
+                    weight = target_weight * self.weapon_weight(board, w)
                     best = max(best, est.value(ko) * weight)
         return best
 

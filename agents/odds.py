@@ -196,12 +196,19 @@ def _estimate(
 def defence_value(
     board: Board, t: FighterState, mode: AttackMode, a: FighterState, index: int
 ) -> int | None:
-    """The defence ``t`` would roll (A02, A03, X21, X22), or None when it cannot react."""
+    """The defence ``t`` would roll (A02, A03, X21, X22), or None when it cannot react.
+    The same for every cell a doctrine scores: kept once per decision."""
+    key = (t.idx, mode, a.idx, index)
+    memo = board.defences
+    if key in memo:
+        return memo[key]
     free = mode is AttackMode.MANEUVER and board.options.maneuver_reaction_cost == 0
-    if not board.can_react(t) and not (free and t.standing):
-        return None
-    values = defence_values(board.combat, mode, a, index)
-    return max(board.check_value(t, v, reaction=True, defence=True) for v in values)
+    value: int | None = None
+    if board.can_react(t) or (free and t.standing):
+        values = defence_values(board.combat, mode, a, index)
+        value = max(board.check_value(t, v, reaction=True, defence=True) for v in values)
+    memo[key] = value
+    return value
 
 
 def weapon_attack_value(
