@@ -136,3 +136,20 @@ def test_cli_show_and_its_errors() -> None:
     assert "focus_weight" in result.output
     result = CliRunner().invoke(app, ["show", "policy:x"])
     assert result.exit_code == 1
+
+
+def test_an_edited_agent_file_is_read_again(tmp_path: Path) -> None:
+    """Agent files are parsed once per version (tournaments build one agent per game), yet
+    an edit takes effect and every game still gets its own agent."""
+    import os
+
+    path = _write(tmp_path, "kind: stuermer\nmumm_value: 2.0\n")
+    first, second = make_agent(path), make_agent(path)
+    assert first is not second and first.config.mumm_value == 2.0  # type: ignore[attr-defined]
+    Path(path).write_text("kind: stuermer\nmumm_value: 3.5\n", encoding="utf-8")
+    stat = os.stat(path)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert make_agent(path).config.mumm_value == 3.5  # type: ignore[attr-defined]
+    Path(path).write_text("kind: stuermer\nmum_value: 3.5\n", encoding="utf-8")
+    with pytest.raises(ConfigError):
+        make_agent(path)
