@@ -137,6 +137,11 @@ def test_export_cli_writes_a_loadable_bundle(smoke_run: Path, tmp_path: Path) ->
     out = export_run(smoke_run, tmp_path / "policy")
     bundle = load_bundle(out)
     assert bundle.manifest.scenario == "duell" and bundle.manifest.side == "gegner"
+    early = load_bundle(export_run(smoke_run, tmp_path / "early", timesteps=256))
+    assert early.manifest.training["checkpoint"] == "model_0000000256.zip"
+    assert bundle.manifest.training["checkpoint"] == "model_0000000512.zip"
+    with pytest.raises(FileNotFoundError, match="have: 256, 512"):
+        export_run(smoke_run, tmp_path / "none", timesteps=300)
 
 
 def test_training_config_errors_name_the_field(tmp_path: Path) -> None:

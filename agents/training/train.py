@@ -225,11 +225,23 @@ def train(config_path: str | Path, *, resume: bool = False, runs: Path = RUNS) -
     return run
 
 
-def export_run(run: Path, out: Path) -> Path:
-    """Export the newest checkpoint of ``run`` to a bundle folder ``out``."""
-    checkpoint = latest_checkpoint(run)
-    if checkpoint is None:
-        raise FileNotFoundError(f"{run}: no checkpoint to export")
+def export_run(run: Path, out: Path, timesteps: int | None = None) -> Path:
+    """Export the newest checkpoint of ``run`` (or the one at ``timesteps``, e.g. the best
+    point of the evaluation curve) to a bundle folder ``out``."""
+    if timesteps is None:
+        checkpoint = latest_checkpoint(run)
+        if checkpoint is None:
+            raise FileNotFoundError(f"{run}: no checkpoint to export")
+    else:
+        checkpoint = run / CHECKPOINTS / f"model_{timesteps:010d}.zip"
+        if not checkpoint.is_file():
+            have = sorted(
+                p.stem.removeprefix("model_").lstrip("0") or "0"
+                for p in (run / CHECKPOINTS).glob("model_*.zip")
+            )
+            raise FileNotFoundError(
+                f"{run}: no checkpoint at {timesteps} timesteps; have: {', '.join(have) or 'none'}"
+            )
     cfg = load_training_config_from_run(run)
     model = MaskablePPO.load(str(checkpoint))  # the run's own private checkpoint
     meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))

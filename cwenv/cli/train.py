@@ -31,15 +31,19 @@ def train(
 def export(
     run: Path = typer.Argument(..., help="A run folder under runs/."),
     out: Path = typer.Option(..., "--out", help="Bundle folder, e.g. agents/policies/NAME/."),
+    checkpoint: int | None = typer.Option(
+        None, "--checkpoint", min=0, help="Timesteps of the checkpoint to export (default: newest)."
+    ),
 ) -> None:
-    """Export the newest checkpoint of RUN as a safe policy bundle (safetensors + manifest)."""
+    """Export a checkpoint of RUN (the newest by default) as a safe policy bundle
+    (safetensors + manifest)."""
     try:
         from agents.training.train import export_run
     except ImportError as exc:
         typer.echo(f"export needs the rl extra (pip install -e '.[rl]'): {exc}", err=True)
         raise typer.Exit(1) from None
     try:
-        path = export_run(run, out)
+        path = export_run(run, out, checkpoint)
     except (ConfigError, FileNotFoundError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None

@@ -1,13 +1,20 @@
-"""Tables of the duell-nsc study from the `cwenv simulate --json` files in results/.
+"""Tables of an NSC-policy study from its `cwenv simulate --json` files.
 
 File names: ``R-<runner agent>_N-<nsc agent>.json`` (``N-policy`` for the shipped policy).
-Run from the repository root: ``python experiments/rl-duell-nsc/summarize.py``.
+Run from the repository root: ``python experiments/rl-duell-nsc/summarize.py [RUNNERS…]``;
+``--results DIR`` reads another study's folder (rl-spiegelduell-nsc uses it).
+
+Three tables: every (Runner, NSC) record; the policy minus the best NSC doctrine in the
+same seat (two proportions, Newcombe); and head to head, the policy's wins minus the
+Runner's in the same games (the mean per-game score, +1 win, −1 loss, 0 draw, with a
+normal 95 % interval) — the fair reading only where the seats are alike.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
+import math
 from pathlib import Path
 
 from cwenv.runner.stats import wilson_interval
@@ -15,10 +22,11 @@ from cwenv.stress.stats import compare_unpaired
 
 HERE = Path(__file__).resolve().parent
 DOCTRINES = ("stuermer", "taktiker", "schuetze")
+RESULTS = HERE / "results"
 
 
 def load(runner: str, nsc: str) -> dict[str, object] | None:
-    path = HERE / "results" / f"R-{runner}_N-{nsc}.json"
+    path = RESULTS / f"R-{runner}_N-{nsc}.json"
     if not path.exists():
         return None
     data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
@@ -69,5 +77,30 @@ def main(runners: list[str]) -> None:
         )
 
 
+    print()
+    print("| Runner | NSC policy wins − Runner wins, same games [95 %] | games |")
+    print("|---|---|---:|")
+    for runner in runners:
+        policy = load(runner, "policy")
+        if policy is None:
+            continue
+        wins, n = gegner(policy)
+        sides = policy["sides"]
+        assert isinstance(sides, dict)
+        losses = int(sides["RUNNER"]["wins"])
+        mean = (wins - losses) / n
+        var = ((wins + losses) / n - mean**2) * n / max(n - 1, 1)
+        half = 1.96 * math.sqrt(var / n)
+        print(
+            f"| {runner} | **{100 * mean:+.1f} pp** [{100 * (mean - half):+.1f}, "
+            f"{100 * (mean + half):+.1f}] | {n} |"
+        )
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["stuermer", "taktiker", "schuetze", "random", "mcts"])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runners", nargs="*")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    RESULTS = args.results
+    main(args.runners or ["stuermer", "taktiker", "schuetze", "random", "mcts"])
