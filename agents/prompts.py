@@ -24,7 +24,7 @@ from agents.losses import MAX_QS, attack_on_me, cost, first, loss_table
 from agents.odds import damage_profile, offense, weapon_estimate
 from agents.spends import keep, post_check, pre_check
 from agents.worth import shake_worth_it
-from cwenv.engine.actions import Action, ActionKind, DecisionKind
+from cwenv.engine.actions import Action, ActionKind, DecisionKind, mumm_price
 from cwenv.engine.attack_plan import AttackMode
 from cwenv.model.types import CheckValue, CoverLevel, Skill
 from cwenv.rules.odds import probe_odds
@@ -34,7 +34,10 @@ def answer_prompt(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> A
     """The doctrine's answer to a prompt (every kind but TURN)."""
     kind = board.decision.kind
     shakes = [a for a in legal if a.kind is ActionKind.MUMM_SHAKE]
-    if shakes:  # M08 at a prompt (X38): as in the turn, when the condition costs more
+    left = board.me.mumm - (mumm_price(shakes[0]) if shakes else 0)
+    if shakes and all(mumm_price(a) <= left for a in legal if a.kind is not ActionKind.MUMM_SHAKE):
+        # M08 at a prompt (X38): as in the turn, when the condition costs more than the
+        # Mumm — and never at the price of this prompt's own spends (M04, M05, M06, …).
         shake = shake_worth_it(board, shakes, cfg)
         if shake is not None:
             return shake

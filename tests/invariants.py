@@ -52,6 +52,7 @@ def check_invariants(c: Combat) -> None:
     legal = c.legal_actions()
     assert legal, f"empty legal actions at {d.kind.name}"
     assert len(set(legal)) == len(legal), "duplicate legal actions"
+    assert len(legal) > 1 or d.kind is DecisionKind.TURN, f"a single choice at {d.kind.name}"
     decider = c.fighters[d.fighter]
     assert not decider.dead, f"dead {decider.name} decides {d.kind.name}"
     if d.kind is DecisionKind.TURN:

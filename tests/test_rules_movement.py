@@ -283,3 +283,27 @@ def test_x40_atomic_climbs_never_reach_a_ledge_above_half_the_movement() -> None
         opts={"climb_over_actions": False},
     )
     assert (1, 1) not in cells(c, ActionKind.SCHWIERIG)
+
+
+def test_b03_x40_a_whole_route_round_the_ledge_beats_a_partial_climb() -> None:
+    """SCHWIERIG to a ledge that a cheaper difficult route reaches whole (up the 2 m step,
+    then 2 m of climbing) takes that route, as advertised (review finding)."""
+    rows = [".....", ".H...", "....."]
+    elev = ["12000", "04000", "00000"]
+    c = on_roof([3, 4], start=(0, 1), enemy_at=(4, 2), rows=rows, elev=elev, bewegung=6)
+    kira, ledge = c.fighters[0], c.bm.index(1, 1)
+    assert ledge in c.hard_routes
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.pos == ledge and kira.climb_height == 0
+
+
+def test_b03_x40_a_climber_knocked_prone_loses_its_hold() -> None:
+    from cwenv.engine.conditions import gain_condition
+    from cwenv.model.types import Condition
+
+    c = on_roof([3, 4], start=(0, 1), enemy_at=(4, 2), rows=HIGH_ROWS, elev=HIGH_ELEV, bewegung=6)
+    kira, ledge = c.fighters[0], c.bm.index(1, 1)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.climb_height == 3
+    gain_condition(c, kira, Condition.NIEDERGEWORFEN)
+    assert kira.climb_cell == -1 and kira.climb_height == 0

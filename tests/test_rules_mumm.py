@@ -327,3 +327,63 @@ def test_m08_doctrines_shake_benommen_off_to_defend(doctrine: str) -> None:
     decline_until(c, 1)
     choice = make_agent(doctrine).act(DecisionView(c), c.legal_actions(), random.Random(0))
     assert choice == find(c, ActionKind.MUMM_SHAKE, index=int(Condition.BENOMMEN))
+
+
+def test_m08_shaking_my_condition_keeps_the_prone_targets_malus() -> None:
+    """Only the roller's own malus leaves the Probenwert: the target's R06 'niedergeworfen'
+    part has the same label and stays (review finding)."""
+    c = duel([6, 6], niederwerfen_vs_melee=True)
+    kira, wache = c.fighters
+    gain_condition(c, kira, Condition.ANGESCHLAGEN)
+    wache.prone_bonus = True
+    c.refresh_legal()
+    attack(c)
+    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.ANGESCHLAGEN)))
+    c.apply(find(c, ActionKind.PRE_NONE))
+    rolled = checks(c)[-1]
+    assert dict(rolled.parts).get("niedergeworfen") == -2 and "angeschlagen" not in dict(
+        rolled.parts
+    )
+    assert rolled.probenwert == 12 - 2
+
+
+def test_m08_not_offered_to_the_dying_so_m04_stays_affordable() -> None:
+    """A kampfunfähig fighter gets no M08 (nothing to gain, X44): at the DEATH prompt its
+    last Mumm stays for M04."""
+    from cwenv.engine.damage import LoseLPFrame
+
+    c = duel([], runner={"mumm": 2, "mumm_max": 2})
+    kira = c.fighters[0]
+    gain_condition(c, kira, Condition.ANGESCHLAGEN)
+    c._stack.append(LoseLPFrame(0, 100, "Test", True))
+    c._pending = None
+    c._run(None)
+    assert c.decision is not None and c.decision.kind is DecisionKind.DEATH
+    assert kira.down and not shakes_of(c)
+    c.apply(find(c, ActionKind.AVERT_DEATH))
+    assert not kira.dead
+
+
+def test_m08_a_single_choice_left_by_restricted_play_is_no_decision() -> None:
+    """With M08 forbidden (restricted play) the benommen defender has only 'no defence':
+    it is not asked at all."""
+    c = duel([3, 4, 4, 4], enemy={"mumm": 2, "mumm_max": 2})
+    c.forbid(Side.GEGNER, ["M08"])
+    gain_condition(c, c.fighters[1], Condition.BENOMMEN)
+    attack(c)
+    decline_until(c, 1)
+    assert c.decision is None or c.decision.kind is not DecisionKind.DEFEND
+    assert any(isinstance(e, ev.Hit) for e in c.events)
+
+
+def test_m08_benommen_is_not_shaken_during_the_forced_mumm_probe() -> None:
+    """Z02: the turn's Handlung is the Mumm-Probe either way; M08 on Benommen belongs to the
+    TURN decision before it, not to the probe's own prompt."""
+    c = duel([], enemy={"mumm": 4, "mumm_max": 4})
+    gain_condition(c, c.fighters[1], Condition.BENOMMEN)
+    gain_condition(c, c.fighters[1], Condition.ANGESCHLAGEN)
+    c.apply(find(c, ActionKind.END_TURN))
+    assert int(Condition.BENOMMEN) in shakes_of(c)  # the TURN decision offers it
+    c.apply(find(c, ActionKind.MUMM_PROBE))
+    assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
+    assert shakes_of(c) == {int(Condition.ANGESCHLAGEN)}

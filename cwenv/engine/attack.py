@@ -134,7 +134,7 @@ class AttackFrame(Frame):
             (a.idx,),
         )
 
-    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
         """After an M08 shake at the target's prompt (X38): its reaction choices again —
         all of them once Benommen is off."""
         a, t = c.fighters[self.attacker], c.fighters[decision.fighter]
@@ -144,7 +144,7 @@ class AttackFrame(Frame):
         elif decision.kind is DecisionKind.DEFEND:
             prompt = self._defence_prompt(c, a, t)
         # Nothing left to pay with: the affordable rest (the declining choice) stands.
-        return prompt or super().reprompt(c, decision)
+        return prompt or super().reprompt(c, decision, shaken)
 
     def _roll(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         t = c.fighters[self.target]
@@ -167,7 +167,7 @@ class AttackFrame(Frame):
         a.help_bonus = 0  # P08: the help counts for this one check
         self.no_cover_pw = plan.no_cover_probenwert
         self.stage = 2
-        return CheckFrame(a.idx, plan.parts, f"{self._means(a)} gegen {t.name}")
+        return CheckFrame(a.idx, plan.parts, f"{self._means(a)} gegen {t.name}", plan.own_parts)
 
     def _rolled(self, c: Combat, a: FighterState, result: ProbeResult) -> Decision | Frame | Return:
         self.attack = result

@@ -89,6 +89,7 @@ class AttackPlan(NamedTuple):
     targets: tuple[int, ...]
     aim_qs: int
     no_cover_probenwert: int
+    own_parts: int = 1  # leading parts from the attacker itself (skill, conditions, gear)
 
     @property
     def probenwert(self) -> int:
@@ -112,6 +113,7 @@ def plan_attack(
         skill = CheckValue(weapon.skill.value)
     # A Blockadeangriff is a reaction (R04): Eingeschränkt's −2 applies (Z03).
     parts = check_parts(c, a, skill, attack=True, reaction=mode is AttackMode.BLOCKADE)
+    own = len(parts)
     targets: tuple[int, ...] = (t.idx,)
     if radius:
         ignores = mode is AttackMode.HACK or c.options.area_cover is AreaCover.ALL_AREA_ATTACKS
@@ -159,4 +161,5 @@ def plan_attack(
         targets,
         aim_qs,
         probenwert - (cover_penalty if cover.living else 0),
+        own,
     )

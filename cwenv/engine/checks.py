@@ -97,13 +97,14 @@ class CheckFrame(Frame):
     """Roll one Probe for ``fighter`` and return the result that stands (P01–P06, M01–M03,
     M09). ``parts`` are the Probenwert's named summands."""
 
-    __slots__ = ("fighter", "first", "improved", "parts", "purpose", "rerolls", "result")
+    __slots__ = ("fighter", "first", "improved", "own", "parts", "purpose", "rerolls", "result")
 
-    def __init__(self, fighter: int, parts: Parts, purpose: str) -> None:
+    def __init__(self, fighter: int, parts: Parts, purpose: str, own: int = 1) -> None:
         super().__init__()
         self.fighter = fighter
         self.parts = parts
         self.purpose = purpose
+        self.own = own  # leading parts from the roller itself (check_parts): its conditions
         self.improved = 0
         self.rerolls = 0
         self.result: ProbeResult | None = None
@@ -131,19 +132,23 @@ class CheckFrame(Frame):
 
         shakes = prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)
         labels = {Condition(a.index).label for a in shakes}
-        return any(label in labels for label, _ in self.parts)
+        return any(label in labels for label, _ in self.parts[1 : self.own])
 
-    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
         """After an M08 shake at this check's prompt: before the roll the shaken
-        condition's malus leaves the Probenwert; before or after it the frame asks again."""
+        condition's malus leaves the Probenwert (only the roller's own part — a prone
+        target's R06 malus has the same label); before or after it the frame asks again."""
         if self.stage == 0:
-            f = c.fighters[self.fighter]
-            gone = {cond.label for cond in Condition if not f.conditions >> cond & 1}
-            self.parts = tuple(part for part in self.parts if part[0] not in gone)
+            own = self.parts[: self.own]
+            for i, (label, _) in enumerate(own):
+                if i and label == shaken.label:
+                    self.parts = self.parts[:i] + self.parts[i + 1 :]
+                    self.own -= 1
+                    break
             return None
         if self.stage == 2:
             return None
-        return super().reprompt(c, decision)
+        return super().reprompt(c, decision, shaken)
 
     def _post_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
         r = self.result
@@ -273,5 +278,6 @@ def check(
 ) -> CheckFrame:
     """A CheckFrame for ``value`` with condition modifiers and ``extra`` parts."""
     parts = check_parts(c, f, value, **flags)
+    own = len(parts)
     parts.extend(extra)
-    return CheckFrame(f.idx, tuple(parts), purpose)
+    return CheckFrame(f.idx, tuple(parts), purpose, own)

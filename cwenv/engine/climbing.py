@@ -44,8 +44,9 @@ class ClimbStep:
 def climb_step(c: Combat, f: FighterState, ledge: int, move_left: int) -> ClimbStep | None:
     """B03, X40: the partial climb of ``ledge`` next to ``f`` with ``move_left`` metres, or
     None when this is not one: the option is off, no movement is left, ``ledge`` is no
-    free climbable ledge next to ``f``, or the climb is not started and fits whole into
-    this action (then it is an ordinary difficult route)."""
+    free climbable ledge next to ``f``, or the climb is not started and the turn's
+    difficult-route search (``c.hard_routes``) reaches the ledge whole — directly or by a
+    cheaper way round (then SCHWIERIG there is that route)."""
     if not c.options.climb_over_actions or move_left < 1 or ledge in c.occupant:
         return None
     profile = move_profile(c, f)
@@ -59,8 +60,8 @@ def climb_step(c: Combat, f: FighterState, ledge: int, move_left: int) -> ClimbS
     done = f.climb_height if f.climb_cell == ledge else 0
     remaining = height - done
     gained = min(remaining, max(1, move_left // profile.slow_cost))
-    if not done and gained == remaining:
-        return None
+    if not done and (gained == remaining or ledge in c.hard_routes):
+        return None  # climbed whole now, or reached by a whole difficult route: not partial
     return ClimbStep(ledge, min(move_left, gained * profile.slow_cost), gained, height, done)
 
 

@@ -47,6 +47,8 @@ def gain_condition(c: Combat, f: FighterState, cond: Condition) -> None:
         cond = SUBSTITUTE[cond]
         steps += 1
     f.conditions |= 1 << cond
+    if cond is Condition.BENOMMEN or cond is Condition.NIEDERGEWORFEN:
+        f.let_go()  # B03, X40: knocked off or dazed, a climber loses its hold
     c.count(f"condition:{cond.name}")
     c.emit(ev.ConditionGained(f.idx, cond.label, original.label if cond is not original else ""))
     if cond is Condition.BENOMMEN and c.options.benommen_reactions is BenommenReactions.LOST:
@@ -112,7 +114,14 @@ def prompt_shakes(c: Combat, kind: DecisionKind, fighter: int) -> list[Action]:
     if kind is DecisionKind.ORDER or c.options.mumm_shake_timing is not ShakeTiming.ANY_DECISION:
         return []
     f = c.fighters[fighter]
-    return [] if f.dead else mumm_shakes(c, f)
+    if f.dead or f.down:
+        return []  # kampfunfähig: nothing to gain (X44 keeps it niedergeworfen), M04 only
+    shakes = mumm_shakes(c, f)
+    if shakes and c.turn_fighter == f.idx and c.turn_benommen():
+        # Z02: this turn's Handlung goes to the Mumm-Probe whatever happens now; shaking
+        # Benommen off is worth it in the TURN decision before the probe, not during it.
+        shakes = [a for a in shakes if a.index != Condition.BENOMMEN]
+    return shakes
 
 
 def shake_with_mumm(c: Combat, f: FighterState, cond: Condition) -> None:

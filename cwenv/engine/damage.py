@@ -199,6 +199,7 @@ def dies_at(c: Combat, f: FighterState) -> bool:
 def kill(c: Combat, f: FighterState, cause: str) -> None:
     f.dead = True
     f.down = True
+    f.let_go()
     f.reactions = 0
     c.count(f"dead:{f.side.name}")
     c.emit(ev.StatusChanged(f.idx, f"tot ({cause})"))
@@ -242,6 +243,7 @@ class LoseLPFrame(Frame):
                 before = f.lp
                 f.lp = 0
                 f.down = True
+                f.let_go()
                 f.stabilised = True
                 c.emit(ev.LPChanged(f.idx, before, 0, "dem Tod von der Schippe gesprungen"))
                 if opts.tod_abwenden_ends_sterbend:
@@ -288,6 +290,7 @@ class LoseLPFrame(Frame):
             gain_condition(c, f, Condition.ANGESCHLAGEN)
         if after <= 0 and not f.down:
             f.down = True
+            f.let_go()
             f.reactions = 0
             c.count(f"down:{f.side.name}")
             if opts.kampfunfaehig_prone:

@@ -101,7 +101,7 @@ class DragFrame(Frame):
         choices.append(Action(ActionKind.DRAG_STOP, a.idx, t.idx))
         return Decision(DecisionKind.DRAG, a.idx, tuple(choices))
 
-    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
         """After an M08 shake (X38): the drag's reach (Eingeschränkt halves it) or the
         reactor's Blockadeangriffe, built again."""
         a, t = c.fighters[self.attacker], c.fighters[self.target]
@@ -113,7 +113,7 @@ class DragFrame(Frame):
             cell = self.path[self.i]
             start, end = (a.pos, cell) if mover is a else (t.pos, a.pos)
             prompt = blockade_choices(c, mover, c.fighters[self.reactor], start, end)
-        return prompt or super().reprompt(c, decision)
+        return prompt or super().reprompt(c, decision, shaken)
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         a, t = c.fighters[self.attacker], c.fighters[self.target]

@@ -14,7 +14,7 @@ from cwenv.engine.checks import check
 from cwenv.engine.conditions import pay_reaction, reaction_choices, shake_to_react
 from cwenv.engine.damage import DamageFrame
 from cwenv.engine.frames import DONE, Frame, Return
-from cwenv.model.types import CheckValue
+from cwenv.model.types import CheckValue, Condition
 from cwenv.rules.options import Rounding
 from cwenv.rules.probe import ProbeResult
 
@@ -55,9 +55,9 @@ class FallFrame(Frame):
         catch = [Action(ActionKind.CATCH_FALL, f.idx, mumm=pay[0])] if pay else []
         return Decision(DecisionKind.STURZ, f.idx, (*catch, Action(ActionKind.NO_CATCH, f.idx)))
 
-    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
         f = c.fighters[self.fighter]
-        return self._catch_prompt(c, f) or super().reprompt(c, decision)
+        return self._catch_prompt(c, f) or super().reprompt(c, decision, shaken)
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]

@@ -149,6 +149,11 @@ class FighterState:
     def has(self, condition: Condition) -> bool:
         return bool(self.conditions >> condition & 1)
 
+    def let_go(self) -> None:
+        """B03, X40: a climb in progress ends (moved, knocked down, benommen, down)."""
+        self.climb_cell = -1
+        self.climb_height = 0
+
     def condition_list(self) -> list[Condition]:
         return [c for c in Condition if self.conditions >> c & 1]
 

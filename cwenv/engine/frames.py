@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 if TYPE_CHECKING:
     from cwenv.engine.actions import Decision
     from cwenv.engine.state import Combat
+    from cwenv.model.types import Condition
 
 
 class Return(NamedTuple):
@@ -57,8 +58,8 @@ class Frame:
             object.__setattr__(twin, name, getattr(self, name))
         return twin
 
-    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
-        """``decision`` again after the fighter shook a condition off at it (M08, X38): by
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
+        """``decision`` again after the fighter shook ``shaken`` off at it (M08, X38): by
         default the same choices less those it can no longer pay for. Frames whose choices
         depend on the fighter's conditions rebuild them; ``None`` means: run the frame on
         with no answer (it then asks again itself, or goes on)."""

@@ -221,11 +221,11 @@ class MoveFrame(Frame):
                     return frame
         return self._finish(c, f)
 
-    def reprompt(self, c: Combat, decision: Decision) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
         """After an M08 shake at the reactor's BLOCKADE prompt (X38): its choices again."""
         f = c.fighters[self.fighter]
         prompt = blockade_choices(c, f, c.fighters[self.reactor], f.pos, self.path[self.i])
-        return prompt or super().reprompt(c, decision)
+        return prompt or super().reprompt(c, decision, shaken)
 
     def _finish(self, c: Combat, f: FighterState) -> Return:
         if c.occupant.get(f.pos) != f.idx and f.on_map:

@@ -131,16 +131,10 @@ class Combat:
         from cwenv.model.types import Condition
 
         shake_with_mumm(self, self.fighters[d.fighter], Condition(action.index))
-        again = self._stack[-1].reprompt(self, d)
-        if again is None:
-            self._run(None)
-            return
-        self._pending = again
-        legal = self.legal_actions()
-        if len(legal) == 1:  # not a decision any more (e.g. M06 no longer affordable)
-            self._pending = None
-            self._legal = None
-            self._run(legal[0])
+        again = self._stack[-1].reprompt(self, d, Condition(action.index))
+        only = None if again is None else self._pose(again)
+        if again is None or only is not None:
+            self._run(only)
 
     def clone(self) -> Combat:
         """A deep, independent copy; the same actions give the same events in both."""
@@ -171,6 +165,16 @@ class Combat:
         twin._dirty = self._dirty
         return twin
 
+    def turn_benommen(self) -> bool:
+        """Whether the turn running now began benommen (Z02: its Handlung is the
+        Mumm-Probe)."""
+        from cwenv.engine.turn import TurnFrame
+
+        for frame in reversed(self._stack):
+            if isinstance(frame, TurnFrame):
+                return frame.benommen
+        return False
+
     def resolving(self) -> str:
         """A short label of the rule procedure running now (used to prompt for typed dice)."""
         return self._stack[-1].describe() if self._stack else ""
@@ -190,8 +194,8 @@ class Combat:
         """Restricted play: remove every action carrying one of these tactic tags (see
         :data:`cwenv.engine.tactics.TACTICS`) from ``side``'s legal actions.
 
-        A decision always keeps at least its last (declining) choice, so none is left empty.
-        """
+        A decision always keeps at least its last (declining) choice, so none is left empty;
+        a prompt left with that one choice is no decision and is taken at once."""
         from cwenv.engine.tactics import TACTICS, unknown_tactics
 
         wanted = frozenset(tags)
@@ -237,8 +241,7 @@ class Combat:
         if self.occupant.get(f.pos) == f.idx:
             del self.occupant[f.pos]
         f.pos = cell
-        f.climb_cell = -1  # B03, X40: a climber who moves lets go of the wall
-        f.climb_height = 0
+        f.let_go()  # B03, X40: a climber who moves lets go of the wall
         if cell not in self.occupant:
             self.occupant[cell] = f.idx
         if cell in self.bm.exits:
@@ -277,9 +280,26 @@ class Combat:
                 stack.append(result)
                 value = None
             else:
-                self._pending = result  # type: ignore[assignment]  # the only other kind
-                return
+                only = self._pose(result)  # type: ignore[arg-type]  # the only other kind
+                if only is None:
+                    return
+                value = only
         self._finish(None, "Rundenlimit erreicht")
+
+    def _pose(self, decision: Decision) -> Action | None:
+        """Make ``decision`` the pending one; a prompt left with a single legal choice (by
+        restricted play, or by an M08 shake that used the Mumm another choice needed) is no
+        decision: its choice is returned to be taken at once."""
+        self._pending = decision
+        if decision.kind is TURN:
+            return None  # TurnFrame takes forced turn choices itself
+        legal = self.legal_actions()
+        if len(legal) != 1:
+            return None
+        self._pending = None
+        self._legal = None
+        self._legal_set = None
+        return legal[0]
 
     def _finish(self, winner: Side | None, reason: str) -> None:
         self.outcome = Outcome(winner, reason, self.round)
