@@ -192,7 +192,8 @@ class RuleOptions:
         "X40",
         "B03 'Bewegung … halbiert (min. 1 Meter)': a ledge higher than half the movement left "
         "is climbed over several Schwierige Bewegungen, at least 1 m each; the climber hangs "
-        "at the wall between them and lets go when it moves otherwise.",
+        "at the wall between them; a failed check makes no headway (as for a whole climb); "
+        "moving otherwise, falling prone, Benommen or going down let go, without a fall.",
         "false: a ledge is climbed whole within one action's movement or not at all",
     )
     swim_skill: Skill = _opt(Skill.UNBEUGSAMKEIT, "X17", "B04 names Unbeugsamkeit.", "any skill")
@@ -335,7 +336,9 @@ class RuleOptions:
         ShakeTiming.ANY_DECISION,
         "X38",
         "M08 'sofort aufheben': at any of the fighter's decisions (before a defence, a "
-        "Blockadeangriff, a check), not only in its own turn.",
+        "Blockadeangriff, a check), not only in its own turn; not while kampfunfähig "
+        "(nothing to gain, X44 keeps it niedergeworfen; M04 stays affordable) and not for "
+        "Benommen during the turn's forced Mumm-Probe (Z02: the Handlung is spent anyway).",
         "own_turn",
     )
     mental_checks: frozenset[CheckValue] = _opt(

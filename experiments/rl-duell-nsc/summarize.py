@@ -75,8 +75,6 @@ def main(runners: list[str]) -> None:
             f"| {runner} | {best} {pct(diff.rate_a)} % | **{diff.diff * 100:+.1f} pp** "
             f"[{diff.low * 100:+.1f}, {diff.high * 100:+.1f}] | {diff.p_value:.2g} |"
         )
-
-
     print()
     print("| Runner | NSC policy wins − Runner wins, same games [95 %] | games |")
     print("|---|---|---:|")
