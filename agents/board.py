@@ -113,6 +113,7 @@ class Board:
 
     __slots__ = (
         "_checks",
+        "_enemy_xy",
         "_events",
         "_offense",
         "_solid",
@@ -134,6 +135,7 @@ class Board:
         "protected",
         "round",
         "side",
+        "tables",
         "view",
     )
 
@@ -162,11 +164,14 @@ class Board:
         self._offense: dict[int, float] = {}
         self._events: tuple[Event, ...] | None = None
         self._walk: list[int] | None = None
+        self._enemy_xy: list[tuple[int, int]] | None = None
         self._solid: bytearray | None = None
         self._weapons: dict[int, list[tuple[int, WeaponSpec]]] = {}
         self.defences: dict[tuple[object, ...], int | None] = {}
         self.cache: dict[tuple[object, ...], float] = {}
         self.estimates: dict[tuple[object, ...], Estimate] = {}
+        self.tables: dict[str, object] = {}
+        """Per-decision tables of the agents (e.g. :mod:`agents.cells`), by name."""
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -267,9 +272,22 @@ class Board:
         return d if d < FAR else self.nearest_enemy_distance(cell) + 50
 
     def nearest_enemy_distance(self, cell: int) -> int:
+        """Chebyshev metres from ``cell`` to the nearest standing enemy (99: none)."""
         if not self.enemies:
             return 99
-        return min(self.bm.distance(cell, e.pos) for e in self.enemies)
+        xs, ys = self.bm.xs, self.bm.ys
+        xy = self._enemy_xy
+        if xy is None:
+            xy = self._enemy_xy = [(xs[e.pos], ys[e.pos]) for e in self.enemies]
+        x, y = xs[cell], ys[cell]
+        best = FAR
+        for ex, ey in xy:  # inlined: scored for every reachable cell of every decision
+            dx = ex - x if ex > x else x - ex
+            dy = ey - y if ey > y else y - ey
+            d = dx if dx > dy else dy
+            if d < best:
+                best = d
+        return best
 
     def exit_distance(self, cell: int) -> int:
         if not self.bm.exits:

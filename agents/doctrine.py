@@ -14,22 +14,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import cast
 
 from pydantic import Field
 
 from agents.base import DecisionView
 from agents.board import Board
+from agents.cells import ShotTable, ThreatTable
 from agents.config import PromptConfig
-from agents.odds import defence_value, estimate, weapon_estimate, weapon_profile
 from agents.prompts import answer_prompt
 from agents.valuation import handlung_value
 from agents.worth import shake_worth_it
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
-from cwenv.engine.attack_plan import AttackMode
 from cwenv.engine.fighter import FighterState
 from cwenv.model.specs import WeaponSpec
-from cwenv.model.types import CheckValue, CoverLevel, WeaponKind
+from cwenv.model.types import WeaponKind
 
 
 class DoctrineConfig(PromptConfig):
@@ -269,21 +269,18 @@ class Doctrine:
 
     def attack_from(self, board: Board, cell: int) -> float:
         """Best expected worth of one attack with a usable weapon from ``cell``."""
-        me = board.me
-        ko = self.config.ko_bonus
-        best = 0.0
-        weapons = board.single_target_weapons(me)
-        for t in board.enemies:
-            dist = board.dist(cell, t.pos)
-            target_weight = self.target_weight(board, t)
-            for wi, w in weapons:
-                if w.range_modifier(dist) is None:
-                    continue
-                est = weapon_estimate(board, me, t, wi, src=cell)
-                if est is not None:
-                    weight = target_weight * self.weapon_weight(board, w)
-                    best = max(best, est.value(ko) * weight)
-        return best
+        return self.shots(board).best_from(cell)
+
+    def shots(self, board: Board) -> ShotTable:
+        """This decision's table of my attacks, weighted by the doctrine's preferences."""
+        table = board.tables.get("shots")
+        if table is None:
+            table = board.tables["shots"] = ShotTable(
+                board,
+                self.config.ko_bonus,
+                lambda t, w: self.target_weight(board, t) * self.weapon_weight(board, w),
+            )
+        return cast(ShotTable, table)
 
     def exposure(self, board: Board, cell: int) -> float:
         """Expected damage of one attack by each enemy on me at ``cell``: ranged foes with
@@ -291,47 +288,7 @@ class Doctrine:
         melee foes if the cell is in their reach; exact odds against my defence (A01–A06).
         (A melee foe that must walk up first can do so wherever one stands, so it does not
         tell cells apart.)"""
-        total = 0.0
-        for e in board.enemies:
-            dist = board.dist(e.pos, cell)
-            wi = e.drawn
-            if wi >= 0 and e.weapons[wi].kind is WeaponKind.RANGED and e.weapon_usable(wi):
-                level = board.cover_of_cell(cell, e)
-                if level is CoverLevel.FULL:
-                    continue
-                rm = e.weapons[wi].range_modifier(dist)
-                share = 1.0
-                if rm is None:  # it must close in first
-                    rm, share = e.weapons[wi].ranges[-1].modifier, 0.5
-                total += share * incoming(board, e, wi, rm + level.penalty)
-            elif dist <= max(e.melee_reach, 1):
-                total += melee_incoming(board, e)
-        return total
-
-
-def incoming(board: Board, e: FighterState, wi: int, modifier: int) -> float:
-    """Expected damage of one attack by ``e`` on me with weapon ``wi`` at ``modifier``."""
-    key = ("in", e.idx, wi, modifier)
-    hit = board.cache.get(key)
-    if hit is None:
-        me = board.me
-        w = e.weapons[wi]
-        pw = board.check_value(e, CheckValue(w.skill.value), attack=True) + w.attack_modifier
-        dpw = defence_value(board, me, AttackMode.WEAPON, e, wi)
-        est = estimate(board.options, pw + modifier, dpw, weapon_profile(board, e, me, w))
-        hit = est.damage
-        board.cache[key] = hit
-    return hit
-
-
-def melee_incoming(board: Board, e: FighterState) -> float:
-    """Expected damage of one blow of ``e``'s best usable melee weapon on me."""
-    key = ("melee", e.idx)
-    hit = board.cache.get(key)
-    if hit is None:
-        hit = 0.0
-        for wi, w in enumerate(e.weapons):
-            if w.kind is WeaponKind.MELEE and e.weapon_usable(wi):
-                hit = max(hit, incoming(board, e, wi, 0))
-        board.cache[key] = hit
-    return hit
+        table = board.tables.get("threats")
+        if table is None:
+            table = board.tables["threats"] = ThreatTable(board)
+        return cast(ThreatTable, table).exposure(cell)

@@ -291,11 +291,19 @@ def weapon_estimate(
         dpw = defence_value(board, t, AttackMode.WEAPON, a, wi)
     else:
         dpw = None
-    key = ("est", a.idx, t.idx, wi, pw + pw_delta, dpw, aim_qs)
+    return board_estimate(board, a, t, wi, pw + pw_delta, dpw, aim_qs)
+
+
+def board_estimate(
+    board: Board, a: FighterState, t: FighterState, wi: int, pw: int, dpw: int | None, aim_qs: int
+) -> Estimate:
+    """The estimate of ``a``'s weapon ``wi`` on ``t`` at Probenwert ``pw`` against ``dpw``,
+    kept once per decision."""
+    key = ("est", a.idx, t.idx, wi, pw, dpw, aim_qs)
     hit = board.estimates.get(key)
     if hit is None:
-        prof = weapon_profile(board, a, t, w)
-        hit = estimate(board.options, pw + pw_delta, dpw, prof, aim_qs)
+        prof = weapon_profile(board, a, t, a.weapons[wi])
+        hit = estimate(board.options, pw, dpw, prof, aim_qs)
         board.estimates[key] = hit
     return hit
 

@@ -16,7 +16,7 @@ from pydantic import Field
 
 from agents.board import Board
 from agents.doctrine import Doctrine, DoctrineConfig, TurnChoices
-from agents.odds import maneuver_chance, weapon_estimate
+from agents.odds import maneuver_chance
 from agents.worth import maneuver_worth
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.fighter import FighterState
@@ -70,18 +70,9 @@ class Stuermer(Doctrine):
 
     def attack_from(self, board: Board, cell: int) -> float:
         """Melee (and manoeuvres) where adjacent, discounted shots elsewhere."""
-        me = board.me
-        ko = self.config.ko_bonus
-        best = 0.0
+        best = super().attack_from(board, cell)
         for t in board.enemies:
-            dist = board.dist(cell, t.pos)
-            for wi, w in enumerate(me.weapons):
-                if not me.weapon_usable(wi) or w.area_radius > 0 or w.range_modifier(dist) is None:
-                    continue
-                est = weapon_estimate(board, me, t, wi, src=cell)
-                if est is not None:
-                    best = max(best, est.value(ko) * self.weapon_weight(board, w))
-            if dist <= 1:
+            if board.dist(cell, t.pos) <= 1:
                 for m in self._allowed:
                     best = max(best, self._maneuver(board, t, m))
         return best

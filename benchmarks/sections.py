@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+import statistics
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
+
+import gymnasium as gym
 
 from benchmarks.core import Figure, Settings, clock, rate
 
@@ -217,12 +220,47 @@ class _TimedVec:
         vec.step_wait = timed
 
 
+class _ReplayEnv(gym.Env[Any, Any]):
+    """Replays the observations and masks a real Kampfrunde env produced (its actions are
+    ignored): MaskablePPO over it measures the policy's and the update's share of training
+    alone, the ceiling of frames/s with an engine that cost nothing."""
+
+    def __init__(self, scenario: str, opponent: str, frames: int, seed: int) -> None:
+        import numpy as np
+
+        from cwenv.envs.kampfrunde import KampfrundeEnv
+
+        source = KampfrundeEnv(scenario=scenario, opponent=opponent)
+        self.observation_space = source.observation_space
+        self.action_space = source.action_space
+        rng = np.random.default_rng(seed)
+        obs, _ = source.reset(seed=seed)
+        self.frames: list[tuple[Any, Any, bool]] = []
+        for _ in range(frames):
+            mask = source.action_masks()
+            obs2, _, term, trunc, _ = source.step(rng.choice(np.flatnonzero(mask)))
+            self.frames.append((obs, mask, term or trunc))
+            obs = source.reset()[0] if term or trunc else obs2
+        self.i = 0
+
+    def reset(self, *, seed: int | None = None, options: Any = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        return self.frames[self.i][0], {}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        done = self.frames[self.i][2]
+        self.i = (self.i + 1) % len(self.frames)
+        return self.frames[self.i][0], 0.0, done, False, {}
+
+    def action_masks(self) -> Any:
+        return self.frames[self.i][1]
+
+
 def training(s: Settings) -> Iterator[Figure]:
     """MaskablePPO frames/s: 8 envs in one process (DummyVecEnv), batch 256, one torch
-    thread, n_steps 64; and the share of rollout time spent stepping the envs."""
+    thread, n_steps 64; the share of rollout time spent stepping the envs; and the same
+    training over replayed observations (the policy and the update alone)."""
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     from cwenv.envs.kampfrunde import KampfrundeEnv
 
@@ -231,52 +269,73 @@ def training(s: Settings) -> Iterator[Figure]:
     n_envs, n_steps = (2, 8) if s.quick else (8, 64)
     scenario = "duell" if s.quick else "feuergefecht"
     opponent = "greedy"  # the training league's default member
+    note = f"({n_envs} envs, n_steps {n_steps}, {scenario}, opponent {opponent})"
     try:
-        vec = DummyVecEnv(
-            [
-                lambda i=i: KampfrundeEnv(scenario=scenario, opponent=opponent)  # type: ignore[misc]
-                for i in range(n_envs)
-            ]
+        real = [lambda: KampfrundeEnv(scenario=scenario, opponent=opponent)] * n_envs
+        frames, shares = _ppo_rates(s, real, n_envs, n_steps)
+        yield Figure("ppo:frames", "frames/s", frames, note=note)
+        yield Figure("ppo:env_share", "share", shares, note="(env step time / rollout time)")
+        replay = [
+            lambda i=i: _ReplayEnv(scenario, opponent, 4 * n_steps, seed=i) for i in range(n_envs)
+        ]
+        frames, shares = _ppo_rates(s, replay, n_envs, n_steps)
+        yield Figure(
+            "ppo:frames_policy_only",
+            "frames/s",
+            frames,
+            note="(the same, observations replayed: the policy and the update alone)",
+            extra={"env_share": statistics.median(shares)},
         )
-        env_time = _TimedVec(vec)
-        model = MaskablePPO(
-            "MultiInputPolicy",
-            vec,
-            n_steps=n_steps,
-            batch_size=min(256, n_envs * n_steps),
-            n_epochs=4,
-            seed=0,
-            verbose=0,
-            policy_kwargs={"net_arch": [128, 128]},
-            device="cpu",
-        )
-        rollout_time = [0.0]
-        collect = model.collect_rollouts
-
-        def timed_collect(*args: Any, **kwargs: Any) -> Any:
-            start = clock()
-            try:
-                return collect(*args, **kwargs)
-            finally:
-                rollout_time[0] += clock() - start
-
-        model.collect_rollouts = timed_collect  # type: ignore[method-assign]
-        frames, shares = [], []
-        per_sample = n_envs * n_steps * (1 if s.quick else 2)
-        model.learn(total_timesteps=n_envs * n_steps)  # warm-up: first rollout, imports
-        for _ in range(s.repeats):
-            env_time.spent = rollout_time[0] = 0.0
-            start = clock()
-            model.learn(total_timesteps=per_sample, reset_num_timesteps=False)
-            elapsed = clock() - start
-            frames.append(per_sample / elapsed)
-            shares.append(env_time.spent / max(rollout_time[0], 1e-9))
-        vec.close()
     finally:
         torch.set_num_threads(threads)
-    note = f"({n_envs} envs, n_steps {n_steps}, {scenario}, opponent {opponent})"
-    yield Figure("ppo:frames", "frames/s", frames, note=note)
-    yield Figure("ppo:env_share", "share", shares, note="(env step time / rollout time)")
+
+
+def _ppo_rates(
+    s: Settings, makers: Sequence[Callable[[], gym.Env[Any, Any]]], n_envs: int, n_steps: int
+) -> tuple[list[float], list[float]]:
+    """Frames per CPU second of MaskablePPO over the envs ``makers`` build, and the share of
+    each sample's rollout time spent in the envs."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.training.masking import FiniteMaskPolicy
+
+    vec = DummyVecEnv(list(makers))
+    env_time = _TimedVec(vec)
+    model = MaskablePPO(
+        FiniteMaskPolicy,  # what ``cwenv train`` uses
+        vec,
+        n_steps=n_steps,
+        batch_size=min(256, n_envs * n_steps),
+        n_epochs=4,
+        seed=0,
+        verbose=0,
+        policy_kwargs={"net_arch": [128, 128]},
+        device="cpu",
+    )
+    rollout_time = [0.0]
+    collect = model.collect_rollouts
+
+    def timed_collect(*args: Any, **kwargs: Any) -> Any:
+        start = clock()
+        try:
+            return collect(*args, **kwargs)
+        finally:
+            rollout_time[0] += clock() - start
+
+    model.collect_rollouts = timed_collect  # type: ignore[method-assign]
+    frames, shares = [], []
+    per_sample = n_envs * n_steps * (1 if s.quick else 2)
+    model.learn(total_timesteps=n_envs * n_steps)  # warm-up: first rollout, imports
+    for _ in range(s.repeats):
+        env_time.spent = rollout_time[0] = 0.0
+        start = clock()
+        model.learn(total_timesteps=per_sample, reset_num_timesteps=False)
+        elapsed = clock() - start
+        frames.append(per_sample / elapsed)
+        shares.append(env_time.spent / max(rollout_time[0], 1e-9))
+    vec.close()
+    return frames, shares
 
 
 def scaling(s: Settings) -> Iterator[Figure]:

@@ -29,6 +29,7 @@ from agents.training.config import TrainingConfig, load_training_config
 from agents.training.evaluate import append_curve, evaluate, in_memory_bundle, plot_curve
 from agents.training.export import export_policy, load_actor
 from agents.training.league import LeagueOpponent
+from agents.training.masking import FiniteMaskPolicy
 from cwenv.model.types import Side
 
 RUNS = Path("runs")
@@ -178,10 +179,15 @@ def train(config_path: str | Path, *, resume: bool = False, runs: Path = RUNS) -
     checkpoint = latest_checkpoint(run) if resume else None
     if checkpoint is not None:
         # Our own checkpoint from this very run: the only place an SB3 zip is ever loaded.
-        model = MaskablePPO.load(str(checkpoint), env=vec, tensorboard_log=str(run / "tb"))
+        model = MaskablePPO.load(
+            str(checkpoint),
+            env=vec,
+            tensorboard_log=str(run / "tb"),
+            custom_objects={"policy_class": FiniteMaskPolicy},  # same layers, faster masking
+        )
     else:
         model = MaskablePPO(
-            "MultiInputPolicy",
+            FiniteMaskPolicy,
             vec,
             seed=cfg.seed,
             verbose=0,

@@ -30,6 +30,7 @@ import cwenv  # noqa: F401  (registers the env)
 from agents.base import DecisionView
 from agents.registry import make_agent
 from agents.training.config import load_training_config
+from agents.training.masking import FiniteMaskPolicy
 from agents.training.train import RUNS, _policy_kwargs, git_revision, save_checkpoint
 from cwenv.content import load_scenario
 from cwenv.envs.session import Session
@@ -116,7 +117,7 @@ def main() -> None:
         ]
     )
     model = MaskablePPO(
-        "MultiInputPolicy",
+        FiniteMaskPolicy,
         env,
         seed=cfg.seed,
         verbose=0,

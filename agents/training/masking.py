@@ -1,0 +1,71 @@
+"""MaskablePPO's masked categorical without underflowing exponentials.
+
+sb3-contrib masks an illegal action by setting its logit to −1e8. Every softmax,
+log-sum-exp and their gradients then take ``exp`` of numbers far below float32's smallest
+normal (about −87), and on this CPU torch's vectorised ``exp`` falls back to a path 30–100×
+slower for them (measured in ``benchmarks/NOTES.md``): with a 5,953-way action head nearly
+every logit is masked, and the update spent most of its time there.
+
+:class:`FiniteMaskCategorical` puts a masked logit :data:`MASK_GAP` below the row's best
+legal logit instead. A masked action's probability is then at most e^−60 ≈ 9e−27 (all of
+them together below 6e−23, under float32's resolution next to the legal actions'), the
+legal actions' probabilities, log-probabilities and the entropy are the same to float32
+precision, and no exponential underflows. Gradients flow to the legal logits only, as with
+sb3-contrib's constant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch as th
+from gymnasium import spaces
+from sb3_contrib.common.maskable.distributions import (
+    MaskableCategorical,
+    MaskableCategoricalDistribution,
+    MaybeMasks,
+)
+from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
+from torch.distributions import Categorical
+
+MASK_GAP = 60.0
+"""How far below the best legal logit a masked logit is set: e^−60 is negligible, and even
+after normalisation over 5,953 actions (−60 − ln 5953 ≈ −69) exp stays a normal float32."""
+
+
+class FiniteMaskCategorical(MaskableCategorical):
+    """:class:`MaskableCategorical` with masked logits at (best legal logit − MASK_GAP)."""
+
+    def apply_masking(self, masks: MaybeMasks) -> None:
+        if masks is None:
+            super().apply_masking(None)
+            return
+        original = self._original_logits
+        self.masks = th.as_tensor(masks, dtype=th.bool, device=original.device).reshape(
+            original.shape
+        )
+        neg_inf = th.tensor(float("-inf"), dtype=original.dtype, device=original.device)
+        best = th.where(self.masks, original, neg_inf).amax(dim=-1, keepdim=True)
+        floor = (best - MASK_GAP).detach()  # a constant, as sb3-contrib's −1e8
+        logits = th.where(self.masks, original, floor)
+        self.__dict__.pop("probs", None)  # as sb3-contrib: no stale probs on re-init
+        Categorical.__init__(self, logits=logits, validate_args=self._validate_args)
+
+
+class FiniteMaskCategoricalDistribution(MaskableCategoricalDistribution):
+    def proba_distribution(self, action_logits: th.Tensor) -> FiniteMaskCategoricalDistribution:
+        self.distribution = FiniteMaskCategorical(logits=action_logits.view(-1, self.action_dim))
+        return self
+
+
+class FiniteMaskPolicy(MaskableMultiInputActorCriticPolicy):
+    """sb3-contrib's ``MultiInputPolicy`` with :class:`FiniteMaskCategorical` (same layers,
+    same parameters: bundles and checkpoints are interchangeable)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not isinstance(self.action_space, spaces.Discrete):
+            raise TypeError(
+                f"FiniteMaskPolicy needs a Discrete action space, not {self.action_space}"
+            )
+        self.action_dist = FiniteMaskCategoricalDistribution(int(self.action_space.n))
