@@ -26,6 +26,9 @@ PROMPT_PREFERENCE = (
     ActionKind.DRAG_STOP,
 )
 
+_FAR = 1 << 30
+"""Farther than any two cells of a map."""
+
 
 class GreedyAgent:
     name = "greedy"
@@ -56,15 +59,19 @@ class GreedyAgent:
             xs, ys = bm.xs, bm.ys
             spots = [(xs[e.pos], ys[e.pos]) for e in enemies]
             here = min(bm.distance(me.pos, e.pos) for e in enemies)
-
-            def gap(a: Action) -> int:
-                """Metres to the nearest enemy (Chebyshev, as ``bm.distance``), inlined:
-                it is asked for every MOVE destination."""
+            best, best_gap = None, here
+            for a in moves:  # the nearest cell to an enemy, ties to the lowest index
                 x, y = xs[a.cell], ys[a.cell]
-                return min(max(abs(x - ex), abs(y - ey)) for ex, ey in spots)
-
-            best = min(moves, key=lambda a: (gap(a), a.cell))
-            if gap(best) < here:
+                gap = _FAR  # metres to the nearest enemy (Chebyshev, as bm.distance), inlined
+                for ex, ey in spots:
+                    dx = x - ex if x > ex else ex - x
+                    dy = y - ey if y > ey else ey - y
+                    d = dx if dx > dy else dy
+                    if d < gap:
+                        gap = d
+                if gap < best_gap or (gap == best_gap and best is not None and a.cell < best.cell):
+                    best, best_gap = a, gap
+            if best is not None:
                 return best
         reload = [a for a in legal if a.kind is ActionKind.RELOAD]
         if reload:
