@@ -29,6 +29,7 @@ def test_quick_benchmark_writes_json_md_and_plot(tmp_path: Path) -> None:
         "scaling:",
     ):
         assert any(n.startswith(prefix) for n in names), prefix
+    assert "ppo:frames_policy_only" in names  # the policy side alone, env replayed
     for f in data["figures"]:
         assert f["samples"] and f["median"] >= 0
         assert (f["x_doorkey"] is None) == (not f["unit"].endswith("/s"))
