@@ -170,8 +170,9 @@ class Board:
         self.defences: dict[tuple[object, ...], int | None] = {}
         self.cache: dict[tuple[object, ...], float] = {}
         self.estimates: dict[tuple[object, ...], Estimate] = {}
-        self.tables: dict[str, object] = {}
-        """Per-decision tables of the agents (e.g. :mod:`agents.cells`), by name."""
+        self.tables: dict[tuple[object, ...], object] = {}
+        """Per-decision tables of the agents (e.g. :mod:`agents.cells`), by name (and, where
+        they hold one agent's weights, that agent)."""
 
     @property
     def events(self) -> tuple[Event, ...]:

@@ -273,9 +273,10 @@ class Doctrine:
 
     def shots(self, board: Board) -> ShotTable:
         """This decision's table of my attacks, weighted by the doctrine's preferences."""
-        table = board.tables.get("shots")
+        key = ("shots", id(self))  # its weights are this doctrine's
+        table = board.tables.get(key)
         if table is None:
-            table = board.tables["shots"] = ShotTable(
+            table = board.tables[key] = ShotTable(
                 board,
                 self.config.ko_bonus,
                 lambda t, w: self.target_weight(board, t) * self.weapon_weight(board, w),
@@ -288,7 +289,7 @@ class Doctrine:
         melee foes if the cell is in their reach; exact odds against my defence (A01–A06).
         (A melee foe that must walk up first can do so wherever one stands, so it does not
         tell cells apart.)"""
-        table = board.tables.get("threats")
+        table = board.tables.get(("threats",))
         if table is None:
-            table = board.tables["threats"] = ThreatTable(board)
+            table = board.tables[("threats",)] = ThreatTable(board)
         return cast(ThreatTable, table).exposure(cell)

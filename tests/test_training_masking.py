@@ -81,3 +81,12 @@ def test_gumbel_draws_follow_the_exact_probabilities() -> None:
     freq = counts[[0, 1, 2, 3, 5]]
     se = torch.sqrt(exact * (1 - exact) / len(draws)).double()
     assert bool(((freq - exact.double()).abs() <= 5 * se).all()), (freq, exact)
+
+
+def test_a_row_without_legal_actions_is_uniform_as_in_sb3_contrib() -> None:
+    logits = torch.randn(2, 5)
+    masks = torch.tensor([[False] * 5, [True, False, True, False, False]])
+    ours = FiniteMaskCategorical(logits=logits, masks=masks)
+    theirs = MaskableCategorical(logits=logits, masks=masks)
+    assert not bool(torch.isnan(ours.logits).any())
+    assert torch.allclose(ours.probs, theirs.probs, atol=1e-6)

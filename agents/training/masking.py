@@ -50,10 +50,12 @@ class FiniteMaskCategorical(MaskableCategorical):
         )
         neg_inf = th.tensor(float("-inf"), dtype=original.dtype, device=original.device)
         best = th.where(self.masks, original, neg_inf).amax(dim=-1, keepdim=True)
+        # A row with no legal action at all becomes uniform, as with sb3-contrib (not NaN).
+        best = th.where(th.isneginf(best), th.zeros_like(best), best)
         floor = (best - MASK_GAP).detach()  # a constant, as sb3-contrib's −1e8
         logits = th.where(self.masks, original, floor)
         self.__dict__.pop("probs", None)  # as sb3-contrib: no stale probs on re-init
-        # The logits were validated (finite) when the distribution was made; the masked ones
+        # The logits were validated (no NaN) when the distribution was made; the masked ones
         # derive from them, so the re-init skips the check and keeps the setting after it.
         validate = self._validate_args
         Categorical.__init__(self, logits=logits, validate_args=False)
@@ -63,7 +65,11 @@ class FiniteMaskCategorical(MaskableCategorical):
         """Gumbel-max: argmax(logits + G) with G = −ln(−ln U), an exact draw from the same
         distribution and cheaper than ``torch.multinomial`` over thousands of actions.
         U is kept at least float32's smallest normal, so G ≥ −4.5 while a masked action,
-        MASK_GAP below the best legal one, gets at most G ≤ 16.7: it never wins."""
+        MASK_GAP below the best legal one, gets at most G ≤ 16.7: it never wins. (A
+        ``sample_shape`` falls back to torch's sampler, where a masked action has a chance
+        below 6e−23; MaskablePPO never asks for one.) The draws use torch's random stream
+        differently from ``multinomial``: a seeded run no longer repeats one made before
+        this sampler, though both draw from the same distribution."""
         if th.Size(sample_shape) != _NO_SHAPE:
             drawn: th.Tensor = super().sample(sample_shape)  # type: ignore[no-untyped-call]
             return drawn
