@@ -276,19 +276,11 @@ class Board:
         """Chebyshev metres from ``cell`` to the nearest standing enemy (99: none)."""
         if not self.enemies:
             return 99
-        xs, ys = self.bm.xs, self.bm.ys
         xy = self._enemy_xy
         if xy is None:
+            xs, ys = self.bm.xs, self.bm.ys
             xy = self._enemy_xy = [(xs[e.pos], ys[e.pos]) for e in self.enemies]
-        x, y = xs[cell], ys[cell]
-        best = FAR
-        for ex, ey in xy:  # inlined: scored for every reachable cell of every decision
-            dx = ex - x if ex > x else x - ex
-            dy = ey - y if ey > y else y - ey
-            d = dx if dx > dy else dy
-            if d < best:
-                best = d
-        return best
+        return self.bm.nearest(cell, xy, FAR)
 
     def exit_distance(self, cell: int) -> int:
         if not self.bm.exits:

@@ -7,7 +7,8 @@ and the weights are the same for every cell; per cell and enemy the distance and
 line's terrain cover are the same for every weapon. :class:`ShotTable` and
 :class:`ThreatTable` keep those apart, so a cell costs one distance and one cover lookup
 per enemy and one dictionary lookup per weapon. The figures are exactly those of
-:func:`agents.odds.weapon_estimate` with ``src`` (A01, C01–C04, R06, H11, X03, P08) and
+:func:`agents.odds.weapon_estimate` with ``src`` (A01, C01–C04, R06, H11, X03, P08; the
+same helpers ``shot_base``, ``shot_modifier`` and ``aim_kept``) and
 of the doctrine's exposure (C01, C02, A01–A06); ``tests/test_golden_digests.py`` holds
 the doctrines' games byte for byte.
 """
@@ -17,8 +18,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from agents.odds import board_estimate, defence_value, estimate, weapon_profile
-from cwenv.battlemap.los import sight_line
+from agents.odds import (
+    aim_kept,
+    board_estimate,
+    defence_value,
+    estimate,
+    shot_base,
+    shot_modifier,
+    weapon_profile,
+)
+from cwenv.battlemap.los import sight_line, terrain_cover
 from cwenv.engine.attack_plan import AttackMode
 from cwenv.model.types import CheckValue, CoverLevel, WeaponKind
 
@@ -27,44 +36,31 @@ if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.model.specs import WeaponSpec
 
-_FULL = CoverLevel.FULL
-_NONE = CoverLevel.NONE
-_HALF = CoverLevel.HALF
-_THREE_QUARTER = CoverLevel.THREE_QUARTER
-_PENALTY = tuple(level.penalty for level in CoverLevel)
-"""C01's attack modifier per cover level, as a tuple (the enum property costs a call)."""
-PRONE_MALUS = 2
-"""R06: a prone target without cover is harder to hit from afar (−2 on the attack)."""
-
 
 class _Shot:
     """One usable single-target weapon of mine against one enemy."""
 
     __slots__ = ("aim_pw", "aim_qs", "dpw", "pw", "ranged", "weapon", "weight", "wi")
 
-    def __init__(
-        self, wi: int, weapon: WeaponSpec, pw: int, dpw: int | None, weight: float
-    ) -> None:
+    def __init__(self, board: Board, t: FighterState, wi: int, weight: float) -> None:
+        me = board.me
         self.wi = wi
-        self.weapon = weapon
-        self.ranged = weapon.kind is WeaponKind.RANGED
-        self.pw = pw  # the Probenwert before range and cover
-        self.dpw = dpw
+        self.weapon = me.weapons[wi]
+        self.ranged = self.weapon.kind is WeaponKind.RANGED
+        self.pw = shot_base(board, me, t, wi)  # before range, cover and Zielen
+        self.dpw = defence_value(board, t, AttackMode.WEAPON, me, wi)
         self.weight = weight
-        self.aim_pw = 0  # X03: Zielen on this target, kept only where I stand
-        self.aim_qs = 0
+        # X03: Zielen on this target counts only for a shot from where I stand
+        self.aim_pw, self.aim_qs = aim_kept(board, me, t) if self.ranged else (0, 0)
 
 
 class _Target:
-    __slots__ = ("fighter", "pos", "prone", "prone_bonus", "shots", "values", "x", "y")
+    __slots__ = ("fighter", "shots", "values", "x", "y")
 
     def __init__(self, board: Board, t: FighterState) -> None:
         self.fighter = t
-        self.pos = t.pos
         self.x = board.bm.xs[t.pos]
         self.y = board.bm.ys[t.pos]
-        self.prone = t.prone
-        self.prone_bonus = t.prone_bonus
         self.shots: list[_Shot] = []
         self.values: dict[tuple[int, int, int], float] = {}
 
@@ -81,26 +77,11 @@ class ShotTable:
     ) -> None:
         self.board = board
         self.ko = ko
-        me = board.me
-        opts = board.options
-        weapons = board.single_target_weapons(me)
         self.targets: list[_Target] = []
         for t in board.enemies:
             row = _Target(board, t)
-            for wi, w in weapons:
-                pw = board.check_value(me, CheckValue(w.skill.value), attack=True)
-                pw += w.attack_modifier
-                if w.kind is not WeaponKind.RANGED and t.prone_bonus and opts.niederwerfen_vs_melee:
-                    pw -= PRONE_MALUS
-                if me.disarmed:
-                    pw -= opts.entwaffnen_nsc_penalty
-                pw += me.help_bonus
-                dpw = defence_value(board, t, AttackMode.WEAPON, me, wi)
-                shot = _Shot(wi, w, pw, dpw, weight(t, w))
-                if shot.ranged and me.aim_target == t.idx and me.aim_stacks:
-                    shot.aim_pw = opts.zielen_bonus * me.aim_stacks
-                    shot.aim_qs = opts.zielen_qs_bonus * me.aim_stacks
-                row.shots.append(shot)
+            for wi, w in board.single_target_weapons(board.me):
+                row.shots.append(_Shot(board, t, wi, weight(t, w)))
             self.targets.append(row)
 
     def best_from(self, cell: int) -> float:
@@ -109,13 +90,13 @@ class ShotTable:
         board = self.board
         bm = board.bm
         opaque = board.opaque
+        lines, size = bm.line_cache, bm.size  # terrain_cover, inlined: once per cell and enemy
         me = board.me
         here = cell == me.pos
         cx, cy = bm.xs[cell], bm.ys[cell]
-        size = bm.size
-        cache = bm.line_cache
         best = 0.0
         for row in self.targets:
+            t = row.fighter
             dx, dy = abs(cx - row.x), abs(cy - row.y)
             dist = dx if dx > dy else dy
             cover: CoverLevel | None = None
@@ -123,28 +104,24 @@ class ShotTable:
                 rm = s.weapon.range_modifier(dist)
                 if rm is None:
                     continue
-                if cover is None:
-                    line = cache.get(cell * size + row.pos)
-                    if line is None:
-                        line = sight_line(bm, cell, row.pos)
-                    cover = _FULL if line.blocked(opaque) else line.cover
-                    if row.prone and cover is _HALF:
-                        cover = _THREE_QUARTER  # R06
-                if cover is _FULL:
+                if cover is None:  # one line of fire per target, for all its weapons
+                    line = lines.get(cell * size + t.pos) or sight_line(bm, cell, t.pos)
+                    cover = CoverLevel.FULL if line.blocked(opaque) else line.cover
+                    if cover is CoverLevel.HALF and t.prone:
+                        cover = CoverLevel.THREE_QUARTER  # R06, as Board.terrain_cover_at
+                if cover is CoverLevel.FULL:
                     break  # no sight: neither a shot nor a blow
                 aim_qs = 0
                 pw = s.pw
                 if s.ranged:
-                    pw += rm + _PENALTY[cover]
-                    if row.prone_bonus and cover is _NONE:
-                        pw -= PRONE_MALUS
+                    pw += shot_modifier(rm, cover, t.prone_bonus)
                     if here:
                         pw += s.aim_pw
                         aim_qs = s.aim_qs
                 key = (s.wi, pw, aim_qs)
                 v = row.values.get(key)
                 if v is None:
-                    est = board_estimate(board, me, row.fighter, s.wi, pw, s.dpw, aim_qs)
+                    est = board_estimate(board, me, t, s.wi, pw, s.dpw, aim_qs)
                     v = row.values[key] = est.value(self.ko) * s.weight
                 if v > best:
                     best = v
@@ -152,11 +129,10 @@ class ShotTable:
 
 
 class _Threat:
-    __slots__ = ("fighter", "incoming", "melee", "pos", "reach", "weapon", "wi", "x", "y")
+    __slots__ = ("fighter", "incoming", "melee", "reach", "weapon", "wi", "x", "y")
 
     def __init__(self, board: Board, e: FighterState) -> None:
         self.fighter = e
-        self.pos = e.pos
         self.x = board.bm.xs[e.pos]
         self.y = board.bm.ys[e.pos]
         wi = e.drawn
@@ -185,8 +161,6 @@ class ThreatTable:
         board = self.board
         bm = board.bm
         opaque = board.opaque
-        size = bm.size
-        cache = bm.line_cache
         cx, cy = bm.xs[cell], bm.ys[cell]
         total = 0.0
         for th in self.threats:
@@ -194,17 +168,14 @@ class ThreatTable:
             dist = dx if dx > dy else dy
             w = th.weapon
             if w is not None:
-                line = cache.get(th.pos * size + cell)
-                if line is None:
-                    line = sight_line(bm, th.pos, cell)
-                if line.blocked(opaque):
+                level = terrain_cover(bm, opaque, th.fighter.pos, cell)  # C01, C02
+                if level is CoverLevel.FULL:
                     continue
-                level = line.cover
                 rm = w.range_modifier(dist)
                 share = 1.0
                 if rm is None:  # it must close in first
                     rm, share = w.ranges[-1].modifier, 0.5
-                modifier = rm + _PENALTY[level]
+                modifier = rm + level.penalty
                 hit = th.incoming.get(modifier)
                 if hit is None:
                     hit = th.incoming[modifier] = incoming(board, th.fighter, th.wi, modifier)

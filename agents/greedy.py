@@ -26,9 +26,6 @@ PROMPT_PREFERENCE = (
     ActionKind.DRAG_STOP,
 )
 
-_FAR = 1 << 30
-"""Farther than any two cells of a map."""
-
 
 class GreedyAgent:
     name = "greedy"
@@ -61,14 +58,7 @@ class GreedyAgent:
             here = min(bm.distance(me.pos, e.pos) for e in enemies)
             best, best_gap = None, here
             for a in moves:  # the nearest cell to an enemy, ties to the lowest index
-                x, y = xs[a.cell], ys[a.cell]
-                gap = _FAR  # metres to the nearest enemy (Chebyshev, as bm.distance), inlined
-                for ex, ey in spots:
-                    dx = x - ex if x > ex else ex - x
-                    dy = y - ey if y > ey else ey - y
-                    d = dx if dx > dy else dy
-                    if d < gap:
-                        gap = d
+                gap = bm.nearest(a.cell, spots, here)  # capped at here: only nearer cells count
                 if gap < best_gap or (gap == best_gap and best is not None and a.cell < best.cell):
                     best, best_gap = a, gap
             if best is not None:

@@ -14,7 +14,12 @@ from functools import lru_cache
 
 from agents.board import Board
 from agents.exact import keep_alive, odds, success_chance
-from cwenv.engine.attack_plan import AttackMode, defence_values, plan_attack
+from cwenv.engine.attack_plan import (
+    PRONE_TARGET_MALUS,
+    AttackMode,
+    defence_values,
+    plan_attack,
+)
 from cwenv.engine.damage import armour_after_mode
 from cwenv.engine.fighter import FighterState
 from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec
@@ -234,31 +239,58 @@ def weapon_attack_value(
         if plan.cover.level is CoverLevel.FULL:
             return None
         return plan.probenwert, plan.aim_qs
-    opts = board.options
-    pw = board.check_value(a, CheckValue(w.skill.value), attack=True) + w.attack_modifier
+    pw = shot_base(board, a, t, wi)
     aim_qs = 0
     if ranged:
-        area = w.area_radius > 0 and opts.area_cover is AreaCover.ALL_AREA_ATTACKS  # C03, X26
+        area = w.area_radius > 0 and board.options.area_cover is AreaCover.ALL_AREA_ATTACKS
         cover = board.terrain_cover_at(pos, t)
         if cover is CoverLevel.FULL:
             return None
-        if area:
+        if area:  # C03, X26
             cover = CoverLevel.NONE
-        pw += rm + cover.penalty
-        if t.prone_bonus and cover is CoverLevel.NONE:
-            pw -= 2
-        if a.aim_target == t.idx and a.aim_stacks and pos == a.pos:  # X03: lost on moving
-            pw += opts.zielen_bonus * a.aim_stacks
-            aim_qs = opts.zielen_qs_bonus * a.aim_stacks
-    else:
-        if not board.sight(pos, t.pos):
-            return None
-        if t.prone_bonus and opts.niederwerfen_vs_melee:
-            pw -= 2
+        pw += shot_modifier(rm, cover, t.prone_bonus)
+        if pos == a.pos:  # X03: Zielen is lost on moving
+            aim_pw, aim_qs = aim_kept(board, a, t)
+            pw += aim_pw
+    elif not board.sight(pos, t.pos):
+        return None
+    return pw, aim_qs
+
+
+_PENALTY = tuple(level.penalty for level in CoverLevel)
+"""C01's attack modifier per cover level, as a tuple: the enum property costs a call in the
+doctrines' per-cell loops."""
+
+
+def shot_base(board: Board, a: FighterState, t: FighterState, wi: int) -> int:
+    """The Probenwert of ``a``'s weapon ``wi`` on ``t`` before range, cover and Zielen — the
+    same from every cell: skill and weapon (A01), a melee blow on a prone target (R06, X23),
+    a disarmed NSC's malus (K05), help (P08)."""
+    w = a.weapons[wi]
+    opts = board.options
+    pw = board.check_value(a, CheckValue(w.skill.value), attack=True) + w.attack_modifier
+    if w.kind is not WeaponKind.RANGED and t.prone_bonus and opts.niederwerfen_vs_melee:
+        pw -= PRONE_TARGET_MALUS
     if a.disarmed:
         pw -= opts.entwaffnen_nsc_penalty
-    pw += a.help_bonus
-    return pw, aim_qs
+    return pw + a.help_bonus
+
+
+def shot_modifier(rm: int, cover: CoverLevel, prone_bonus: bool) -> int:
+    """What range and terrain cover add to a shot (A01, C01), with R06's −2 on a prone target
+    without cover."""
+    if prone_bonus and cover is CoverLevel.NONE:
+        return rm - PRONE_TARGET_MALUS
+    return rm + _PENALTY[cover]
+
+
+def aim_kept(board: Board, a: FighterState, t: FighterState) -> tuple[int, int]:
+    """Probenwert and QS bonus of ``a``'s Zielen on ``t`` (H11, X03), for a shot from where
+    ``a`` stands; (0, 0) without one."""
+    if a.aim_target == t.idx and a.aim_stacks:
+        opts = board.options
+        return opts.zielen_bonus * a.aim_stacks, opts.zielen_qs_bonus * a.aim_stacks
+    return 0, 0
 
 
 def weapon_estimate(

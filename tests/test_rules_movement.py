@@ -307,3 +307,25 @@ def test_b03_x40_a_climber_knocked_prone_loses_its_hold() -> None:
     assert kira.climb_height == 3
     gain_condition(c, kira, Condition.NIEDERGEWORFEN)
     assert kira.climb_cell == -1 and kira.climb_height == 0
+
+
+@pytest.mark.parametrize(
+    ("cell", "spots", "expected"),
+    [
+        ((0, 0), [(3, 1)], 3),  # B01: a diagonal metre counts 1, so max(|dx|, |dy|)
+        ((4, 4), [(0, 0), (5, 2), (9, 9)], 2),  # the nearest of several
+        ((2, 3), [(2, 3)], 0),
+        ((1, 1), [], 99),  # none: the caller's value
+    ],
+)
+def test_b01_nearest_is_the_chebyshev_distance_to_the_closest_spot(
+    cell: tuple[int, int], spots: list[tuple[int, int]], expected: int
+) -> None:
+    from cwenv.battlemap.grid import BattleMap
+
+    bm = BattleMap.from_rows(["." * 10] * 10)
+    assert bm.nearest(bm.index(*cell), spots, 99) == expected
+    for sx, sy in spots:  # and it agrees with the map's own distance
+        assert bm.nearest(bm.index(*cell), spots, 99) <= bm.distance(
+            bm.index(*cell), bm.index(sx, sy)
+        )

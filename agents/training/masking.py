@@ -2,7 +2,7 @@
 
 sb3-contrib masks an illegal action by setting its logit to −1e8. Every softmax,
 log-sum-exp and their gradients then take ``exp`` of numbers far below float32's smallest
-normal (about −87), and on this CPU torch's vectorised ``exp`` falls back to a path 30–100×
+normal (about −87), and on this CPU torch's vectorised ``exp`` falls back to a path 30–110×
 slower for them (measured in ``benchmarks/NOTES.md``): with a 5,953-way action head nearly
 every logit is masked, and the update spent most of its time there.
 

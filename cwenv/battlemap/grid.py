@@ -196,6 +196,19 @@ class BattleMap:
             dy = -dy
         return dx if dx > dy else dy
 
+    def nearest(self, cell: int, spots: Sequence[tuple[int, int]], none: int) -> int:
+        """Chebyshev metres (B01) from ``cell`` to the nearest of the (x, y) ``spots``;
+        ``none`` when there are none. Written out: agents ask it for every reachable cell."""
+        x, y = self.xs[cell], self.ys[cell]
+        best = none
+        for sx, sy in spots:
+            dx = sx - x if sx > x else x - sx
+            dy = sy - y if sy > y else y - sy
+            d = dx if dx > dy else dy
+            if d < best:
+                best = d
+        return best
+
     @property
     def size(self) -> int:
         return self.width * self.height

@@ -30,6 +30,9 @@ class AttackMode(IntEnum):
 
 
 MANEUVER_MODIFIER = {Maneuver.ENTWAFFNEN: -2, Maneuver.MITZERREN: -2}  # K01, K03
+PRONE_TARGET_MALUS = 2
+"""R06: an attack on a niedergeworfen target without cover gets −2 (ranged; in melee too
+under X23's ``niederwerfen_vs_melee``)."""
 
 
 def attack_is_ranged(attacker: FighterState, mode: AttackMode, index: int) -> bool:
@@ -143,7 +146,7 @@ def plan_attack(
         and cover.level is CoverLevel.NONE
         and (ranged or c.options.niederwerfen_vs_melee)
     ):
-        parts.append(("niedergeworfen", -2))  # R06 without cover
+        parts.append(("niedergeworfen", -PRONE_TARGET_MALUS))  # R06 without cover
     aim_qs = 0
     if ranged and mode is AttackMode.WEAPON and a.aim_target == t.idx and a.aim_stacks:
         opts = c.options
