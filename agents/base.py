@@ -114,17 +114,12 @@ def play_out(
     combat: Combat,
     agents: dict[int, Agent],
     rngs: dict[int, random.Random],
-    *,
-    max_steps: int = 200_000,
 ) -> None:
     """Drive ``combat`` to its end: each decision goes to the agent of the deciding side
-    (``agents`` and ``rngs`` keyed by ``Side`` value)."""
+    (``agents`` and ``rngs`` keyed by ``Side`` value). Every combat ends, at the latest at
+    its game's ``decision_cap``."""
     view = DecisionView(combat)
-    steps = 0
     while not combat.is_terminal():
         side = int(combat.fighters[combat.current_fighter()].side)
         legal = combat.legal_actions()
         combat.apply(agents[side].act(view, legal, rngs[side]))
-        steps += 1
-        if steps > max_steps:
-            raise RuntimeError(f"combat did not end within {max_steps} decisions")

@@ -11,6 +11,7 @@ within one decision are cached on the board.
 from __future__ import annotations
 
 import heapq
+import weakref
 from typing import TYPE_CHECKING, cast
 
 from agents.base import DecisionView
@@ -30,11 +31,19 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
     from cwenv.rules.options import RuleOptions
 
-COVER_CELLS: dict[int, frozenset[int]] = {}
-"""Per map (by id): cells with a cover object within 1 m, where terrain cover is possible."""
+# Both caches hold their map weakly: keyed by the map object itself, an entry dies with its
+# map. (Keyed by ``id(map)`` a freed map's address was reused by the next one loaded, which
+# then got the old map's answers: nondeterministic play across env loads, issue #19.)
+COVER_CELLS: weakref.WeakKeyDictionary[BattleMap, frozenset[int]] = weakref.WeakKeyDictionary()
+"""Per map: cells with a cover object within 1 m, where terrain cover is possible."""
 
-FIELDS: dict[tuple[int, tuple[int, ...], bytes], list[int]] = {}
-"""Walking-distance fields toward a set of cells, per map, targets and door state."""
+FIELDS: weakref.WeakKeyDictionary[BattleMap, dict[tuple[tuple[int, ...], bytes], list[int]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per map: walking-distance fields toward a set of cells, per targets and door state."""
+
+_FIELDS_PER_MAP = 4096
+"""Bound on one map's fields (door states times target sets); the cache restarts beyond."""
 
 FAR = 999
 """Distance of a cell no walk reaches."""
@@ -48,12 +57,15 @@ def walk_field(bm: BattleMap, targets: tuple[int, ...], opaque: bytearray) -> li
     """Steps from every cell to the nearest of ``targets`` over standable cells and closed
     doors, round walls and cover objects; doors, water and fire cost extra (B01–B06 only
     roughly: a guide for moving toward the enemy, not the movement rules)."""
-    key = (id(bm), targets, bytes(opaque))
-    hit = FIELDS.get(key)
+    fields = FIELDS.get(bm)
+    if fields is None:
+        fields = FIELDS[bm] = {}
+    key = (targets, bytes(opaque))
+    hit = fields.get(key)
     if hit is not None:
         return hit
-    if len(FIELDS) > 4096:
-        FIELDS.clear()
+    if len(fields) > _FIELDS_PER_MAP:
+        fields.clear()
     terrain, elev = bm.terrain, bm.elevation
     passable = [t.standable or t is Terrain.DOOR_CLOSED for t in terrain]
     dist = [FAR] * bm.size
@@ -76,7 +88,7 @@ def walk_field(bm: BattleMap, targets: tuple[int, ...], opaque: bytearray) -> li
             if nd < dist[n]:
                 dist[n] = nd
                 heapq.heappush(queue, (nd, n))
-    FIELDS[key] = dist
+    fields[key] = dist
     return dist
 
 
@@ -91,8 +103,7 @@ def hostile_sides(side: Side) -> tuple[Side, ...]:
 
 def cover_cells(bm: BattleMap) -> frozenset[int]:
     """Cells next to a half or three-quarter cover object (C01, C02: cover within 1 m)."""
-    key = id(bm)
-    hit = COVER_CELLS.get(key)
+    hit = COVER_CELLS.get(bm)
     if hit is None:
         cover = (Terrain.COVER_HALF, Terrain.COVER_THREE_QUARTER)
         hit = frozenset(
@@ -100,7 +111,7 @@ def cover_cells(bm: BattleMap) -> frozenset[int]:
             for i in range(bm.size)
             if bm.terrain[i].standable and any(bm.terrain[n] in cover for n in bm.neighbours[i])
         )
-        COVER_CELLS[key] = hit
+        COVER_CELLS[bm] = hit
     return hit
 
 

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cwenv.content.errors import Origin, validate
+from cwenv.content.fields import Name, Text
 from cwenv.rules.variants import CONFIG_ROOT
 from cwenv.yamlio import ConfigError, YamlDocument, read_yaml_file
 
@@ -25,11 +26,11 @@ M = TypeVar("M", bound=BaseModel)
 class AgentConfig(BaseModel):
     """Fields every agent file has."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     kind: str
-    name: str | None = Field(default=None, description="Display name (default: the file's name).")
-    description: str = Field(default="", description="One line for `cwenv agents list`.")
+    name: Name | None = Field(default=None, description="Display name (default: the file's name).")
+    description: Text = Field(default="", description="One line for `cwenv agents list`.")
 
 
 class PlainConfig(AgentConfig):

@@ -28,6 +28,7 @@ from agents.config import (
 )
 from agents.greedy import GreedyAgent
 from cwenv.content.library import looks_like_path
+from cwenv.yamlio import ConfigError, YamlDocument
 
 
 class UnknownAgentError(ValueError):
@@ -80,6 +81,16 @@ _FILES: dict[tuple[str, int, int], tuple[Any, Any]] = {}
 """Validated agent files by (path, mtime, size): tournaments and env resets build a fresh
 agent per game, and parsing the YAML each time cost a fifth of a training env's time."""
 
+_LOADING: list[str] = []
+"""Agent files being built, outermost first: a ``base:`` or ``rollout:`` naming one of them
+again is a cycle (it recursed until Python's stack ran out)."""
+
+MAX_AGENT_NESTING = 8
+"""Deepest chain of agent files naming each other in ``base:``/``rollout:``."""
+
+SPEC_FIELDS = ("base", "rollout")
+"""Config fields that name another agent spec."""
+
 
 def load_agent_file(path: str | Path) -> Agent:
     """Build an agent from a YAML file naming its ``kind`` (ConfigError if invalid)."""
@@ -97,11 +108,54 @@ def load_agent_file(path: str | Path) -> Agent:
         config = read_config(model, doc)
         if config.name is None:
             config = config.model_copy(update={"name": Path(path).stem})
+        config = _specs_from_here(config, Path(path).parent)
+        _check_specs(doc, config, key[0] or str(path))
         known = (build, config)  # the config is a frozen model: shared
         if key[0]:
             _FILES[key] = known
     build, config = known
     return build(config)
+
+
+def _specs_from_here(config: AgentConfig, folder: Path) -> AgentConfig:
+    """A relative path in ``base:``/``rollout:`` is taken from the referring file's folder
+    (as a rule variant's ``base:``), not from wherever the command runs."""
+    update = {}
+    for field in SPEC_FIELDS:
+        spec = getattr(config, field, None)
+        relative = isinstance(spec, str) and looks_like_path(spec) and not Path(spec).is_absolute()
+        if relative and (folder / str(spec)).is_file():
+            update[field] = str(folder / str(spec))
+    return config.model_copy(update=update) if update else config
+
+
+def _check_specs(doc: YamlDocument, config: AgentConfig, here: str) -> None:
+    """Every agent a file names (``base:``, ``rollout:``) must build; a problem is reported
+    at this file's field, with the inner file's reason."""
+    if here in _LOADING:
+        chain = " → ".join(Path(p).name for p in [*_LOADING[_LOADING.index(here) :], here])
+        raise ConfigError([doc.issue((), f"agent files name each other in a cycle: {chain}")])
+    if len(_LOADING) >= MAX_AGENT_NESTING:
+        raise ConfigError(
+            [doc.issue((), f"agent files nest more than {MAX_AGENT_NESTING} deep via base/rollout")]
+        )
+    _LOADING.append(here)
+    try:
+        for field in SPEC_FIELDS:
+            spec = getattr(config, field, None)
+            if not isinstance(spec, str):
+                continue
+            try:
+                make_agent(spec)
+            except ConfigError as exc:
+                inner = "; ".join(str(i) for i in exc.issues)
+                raise ConfigError(
+                    [doc.issue((field,), f"agent {spec!r} is invalid: {inner}")]
+                ) from None
+            except UnknownAgentError as exc:
+                raise ConfigError([doc.issue((field,), str(exc))]) from None
+    finally:
+        _LOADING.pop()
 
 
 def make_agent(spec: str) -> Agent:

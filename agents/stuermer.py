@@ -31,7 +31,9 @@ class StuermerConfig(DoctrineConfig):
     kind: Literal["stuermer"] = "stuermer"
     aim_weight: float = Field(default=0.0, ge=0, le=1, description="It charges, it does not aim.")
     maneuvers: tuple[ManeuverName, ...] = Field(
-        default=("Festsetzen", "Umreissen"), description="Kampfmanöver it considers (K01–K05)."
+        default=("Festsetzen", "Umreissen"),
+        description="Kampfmanöver it considers (K01–K05).",
+        strict=False,  # a YAML list becomes the tuple; each name is still matched exactly
     )
     maneuver_weight: float = Field(default=1.0, ge=0, description="Weight on a manoeuvre's worth.")
     min_maneuver_chance: float = Field(

@@ -7,6 +7,8 @@ this module composes the node tree with the safe loader and builds values itself
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +18,9 @@ import yaml
 
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 200_000
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and lists a config may have (the deepest shipped file has
+six levels); deeper documents, and aliases that contain themselves, are refused."""
 
 Location = tuple[str | int, ...]
 
@@ -66,29 +71,65 @@ class YamlDocument:
 
 def read_yaml_file(path: str | Path) -> YamlDocument:
     """Read and parse a YAML file; raise :class:`ConfigError` on any problem."""
-    p = Path(path)
+    return parse_yaml(read_config_text(path), str(path))
+
+
+CONFIG_SUFFIXES = (".yaml", ".yml")
+
+
+def read_config_text(path: str | Path, suffixes: Sequence[str] = CONFIG_SUFFIXES) -> str:
+    """The UTF-8 text of a regular file of at most :data:`MAX_FILE_BYTES`.
+
+    Only files named like configs (``suffixes``) are read: errors quote field names, so
+    reading ``/etc/shadow`` as a rule variant would print its lines as unknown fields.
+    Devices, FIFOs and sockets are refused before they are opened (``/dev/zero`` would
+    fill memory, a FIFO block forever); at most one byte beyond the limit is ever read.
+    """
     name = str(path)
-    if p.is_dir():
-        raise ConfigError([ConfigIssue(name, None, (), "is a directory, not a file")])
-    try:
-        size = p.stat().st_size
-    except OSError as exc:
+    if Path(path).suffix.lower() not in suffixes:
         raise ConfigError(
-            [ConfigIssue(name, None, (), f"cannot read file: {exc.strerror}")]
-        ) from None
-    if size > MAX_FILE_BYTES:
-        raise ConfigError(
-            [ConfigIssue(name, None, (), f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")]
+            [
+                ConfigIssue(
+                    name,
+                    None,
+                    (),
+                    f"not read: a config file's name ends in {' or '.join(suffixes)}",
+                )
+            ]
         )
     try:
-        text = p.read_text(encoding="utf-8")
+        info = os.stat(path)
     except OSError as exc:
+        raise ConfigError([ConfigIssue(name, None, (), _os_reason(exc))]) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ConfigError([ConfigIssue(name, None, (), "is a directory, not a file")])
+    if not stat.S_ISREG(info.st_mode):
         raise ConfigError(
-            [ConfigIssue(name, None, (), f"cannot read file: {exc.strerror}")]
-        ) from None
+            [ConfigIssue(name, None, (), "is not a regular file (a device, FIFO or socket)")]
+        )
+    if info.st_size > MAX_FILE_BYTES:
+        raise ConfigError(
+            [
+                ConfigIssue(
+                    name, None, (), f"file is {info.st_size} bytes; the limit is {MAX_FILE_BYTES}"
+                )
+            ]
+        )
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError([ConfigIssue(name, None, (), _os_reason(exc))]) from None
+    if len(raw) > MAX_FILE_BYTES:  # grew since stat
+        raise ConfigError([ConfigIssue(name, None, (), f"more than {MAX_FILE_BYTES} bytes")])
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError([ConfigIssue(name, None, (), f"not UTF-8 text: {exc.reason}")]) from None
-    return parse_yaml(text, name)
+
+
+def _os_reason(exc: OSError) -> str:
+    return f"cannot read file: {exc.strerror or exc}"
 
 
 def parse_yaml(text: str, source: str = "<string>") -> YamlDocument:
@@ -115,6 +156,12 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDocument:
         raise ConfigError([ConfigIssue(source, line, (), f"invalid YAML: {problem}")]) from None
     except yaml.YAMLError as exc:
         raise ConfigError([ConfigIssue(source, None, (), f"invalid YAML: {exc}")]) from None
+    except RecursionError:
+        # PyYAML composes nested nodes recursively; our builder stops at MAX_DEPTH, but the
+        # composer may give out first on a document of thousands of brackets.
+        raise ConfigError(
+            [ConfigIssue(source, None, (), f"nested more than {MAX_DEPTH} levels deep")]
+        ) from None
     finally:
         loader.dispose()
 
@@ -125,47 +172,41 @@ class _Builder:
         self.source = source
         self.lines = lines
         self.count = 0
+        self.open: set[int] = set()  # ids of the collection nodes being built (an alias cycle)
+
+    def _fail(self, node: yaml.Node, path: Location, message: str) -> ConfigError:
+        return ConfigError([ConfigIssue(self.source, node.start_mark.line + 1, path, message)])
 
     def build(self, node: yaml.Node, path: Location) -> Any:
+        if isinstance(node, yaml.MappingNode | yaml.SequenceNode):
+            if id(node) in self.open:
+                raise self._fail(node, path, "an alias refers to a value that contains it")
+            if len(self.open) >= MAX_DEPTH:
+                raise self._fail(node, path, f"nested more than {MAX_DEPTH} levels deep")
+            self.open.add(id(node))
+            try:
+                return self._build(node, path)
+            finally:
+                self.open.discard(id(node))
+        return self._build(node, path)
+
+    def _build(self, node: yaml.Node, path: Location) -> Any:
         self.count += 1
         if self.count > MAX_NODES:
-            raise ConfigError(
-                [
-                    ConfigIssue(
-                        self.source,
-                        node.start_mark.line + 1,
-                        path,
-                        f"document expands to more than {MAX_NODES} values",
-                    )
-                ]
-            )
+            raise self._fail(node, path, f"document expands to more than {MAX_NODES} values")
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.MappingNode):
             self.loader.flatten_mapping(node)
             result: dict[Any, Any] = {}
             for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise self._fail(key_node, path, "a mapping key must be a plain scalar")
                 key = self.loader.construct_object(key_node, deep=True)
-                if not isinstance(key, str | int) or key is None:
-                    raise ConfigError(
-                        [
-                            ConfigIssue(
-                                self.source,
-                                key_node.start_mark.line + 1,
-                                path,
-                                f"mapping key {key!r} must be a plain scalar",
-                            )
-                        ]
-                    )
+                if not isinstance(key, str | int) or isinstance(key, bool):
+                    raise self._fail(key_node, path, f"mapping key {key!r} must be a plain scalar")
                 if key in result:
-                    raise ConfigError(
-                        [
-                            ConfigIssue(
-                                self.source,
-                                key_node.start_mark.line + 1,
-                                (*path, key),
-                                "duplicate key (each field may appear once)",
-                            )
-                        ]
+                    raise self._fail(
+                        key_node, (*path, key), "duplicate key (each field may appear once)"
                     )
                 child = (*path, key)
                 self.lines[child] = key_node.start_mark.line + 1
@@ -173,4 +214,11 @@ class _Builder:
             return result
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+        if node.tag == _BOOL_TAG and node.value.lower() not in ("true", "false"):
+            # YAML 1.1 reads yes/no/on/off as booleans; configs say true and false (as YAML
+            # 1.2 does), so such a word stays text and a boolean field refuses it by name.
+            return node.value
         return self.loader.construct_object(node, deep=True)
+
+
+_BOOL_TAG = "tag:yaml.org,2002:bool"

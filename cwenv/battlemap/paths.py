@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from cwenv.battlemap.grid import BattleMap, Terrain
+from cwenv.invariants import InvariantError
 
 
 class StepKind(IntEnum):
@@ -335,7 +336,8 @@ def _free_edges(bm: BattleMap, cell: int, profile: MoveProfile) -> FreeEdges:
     # _terrain_edges lists the one-metre steps before the jumps (two metres or more), so
     # relaxing the two groups in turn keeps the search's order and its tie-breaks.
     ones = tuple(to for to, cost in edges if cost == 1)
-    assert all(cost > 1 for _, cost in edges[len(ones) :])
+    if any(cost == 1 for _, cost in edges[len(ones) :]):
+        raise InvariantError(f"cell {cell}: a one-metre step listed after a jump")
     return ones, tuple(edges[len(ones) :])
 
 

@@ -16,12 +16,14 @@ from cwenv.content import (
     Library,
     Scenario,
     library_files,
+    load_scenario,
     read_scenario,
     stale_schemas,
     validate_file,
     write_schemas,
 )
 from cwenv.content.library import Kind
+from cwenv.content.lint import scenario_warnings
 from cwenv.content.schema import SCHEMA_DIR
 from cwenv.engine.game import Game, VictoryKind
 from cwenv.model.specs import FighterSpec
@@ -217,6 +219,9 @@ def validate(
                 typer.echo(f"error {issue}", err=True)
             continue
         typer.echo(f"ok {path} ({found})")
+        if found == "scenarios":
+            for warning in scenario_warnings(load_scenario(path, root=root)):
+                typer.echo(f"warning {path}: {warning}", err=True)
     if failed:
         typer.echo(f"{failed} of {len(paths)} files invalid", err=True)
         raise typer.Exit(1)

@@ -277,6 +277,7 @@ def build_game(
             options=options,
             victory=victory,
             round_limit=model.round_limit,
+            decision_cap=model.decision_cap,
             name=model.name,
             ambushed=frozenset(side_of(s) for s in model.ambushed),
         )

@@ -9,6 +9,7 @@ in a resistance is an error rather than a resistance that never applies.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
@@ -90,8 +91,22 @@ REF_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 RefName = Annotated[str, Field(pattern=REF_PATTERN)]
 """A reference to another content file by its file name without ``.yaml``."""
 
-Name = Annotated[str, Field(min_length=1, max_length=60)]
-Text = Annotated[str, Field(max_length=2000)]
+
+def _printable(text: str, allowed: str = "") -> str:
+    """Refuse control characters: a name printed to a terminal must not move the cursor,
+    clear the screen or retitle the window (``"\\e[2J"`` in a double-quoted YAML string)."""
+    for ch in text:
+        if ch not in allowed and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            raise ValueError(f"contains the control character {ch!r}; only printable text")
+    return text
+
+
+def _printable_text(text: str) -> str:
+    return _printable(text, "\n\t")
+
+
+Name = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(_printable)]
+Text = Annotated[str, Field(max_length=2000), AfterValidator(_printable_text)]
 SmallInt = Annotated[int, Field(ge=-20, le=20)]
 CellXY = Annotated[list[Annotated[int, Field(ge=0, le=1000)]], Field(min_length=2, max_length=2)]
 """A map cell as ``[x, y]``: x grows east, y grows south, both from 0."""

@@ -15,6 +15,7 @@ from cwenv.content.equipment import REF_OR_INLINE
 from cwenv.content.fields import MODEL_CONFIG, CellXY, Name, RefName, SideField, Text
 from cwenv.content.fighters import FighterPatch
 from cwenv.content.maps import MapModel, ZoneName
+from cwenv.engine.game import DECISION_CAP
 
 PLACEMENT_FIELDS = ("archetype", "at", "spawn", "count")
 
@@ -108,6 +109,7 @@ class ScenarioModel(BaseModel):
     rules: RefName | None = None
     options: dict[str, Any] = {}
     round_limit: Annotated[int, Field(ge=1, le=1000)] | None = None
+    decision_cap: Annotated[int, Field(ge=100, le=1_000_000)] = DECISION_CAP
     victory: Annotated[list[VictoryModel], Field(min_length=1, max_length=8)] = [
         EliminateVictory(kind="eliminate")
     ]

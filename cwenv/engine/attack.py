@@ -31,6 +31,7 @@ from cwenv.engine.cover import NO_COVER, Cover
 from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_zehrend
 from cwenv.engine.effects import maneuver_effects, patzer_effects
 from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.invariants import present
 from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec
 from cwenv.model.types import ArmourMode, CheckValue, Condition, CoverLevel, Maneuver
 from cwenv.rules.options import CritExtraDie
@@ -196,14 +197,14 @@ class AttackFrame(Frame):
         """Offer the defence to the current target (A02); area attacks loop over targets."""
         while self.ti < len(self.targets):
             t = c.fighters[self.targets[self.ti]]
-            assert self.attack is not None
+            attack = present(self.attack, "the attack roll")
             if t.dead:
                 self.ti += 1
                 continue
             self.defended = False
             self.defence = None
             self.stage = 3
-            if self.attack.volltreffer and not c.options.volltreffer_defendable:
+            if attack.volltreffer and not c.options.volltreffer_defendable:
                 return self._hit(c, a, None)
             prompt = self._defence_prompt(c, a, t)
             if prompt is None:
@@ -213,7 +214,7 @@ class AttackFrame(Frame):
 
     def _defence_prompt(self, c: Combat, a: FighterState, t: FighterState) -> Decision | None:
         """A02, R02, R03, A03, M05: the target's ways to defend, or None when it cannot."""
-        assert self.attack is not None
+        attack = present(self.attack, "the attack roll")
         pay = reaction_choices(c, t)
         if self.mode is AttackMode.MANEUVER and c.options.maneuver_reaction_cost == 0:
             pay = (0,) if can_use_reaction(c, t) else ()  # X22: a free defence, if able
@@ -224,7 +225,7 @@ class AttackFrame(Frame):
             for v in (defence_values(c, self.mode, a, self.index) if pay else ())
         ]
         choices.append(Action(ActionKind.NO_DEFENCE, t.idx, a.idx))
-        return Decision(DecisionKind.DEFEND, t.idx, tuple(choices), (a.idx, self.attack.total))
+        return Decision(DecisionKind.DEFEND, t.idx, tuple(choices), (a.idx, attack.total))
 
     def _defend(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         t = c.fighters[self.targets[self.ti]]
@@ -241,13 +242,13 @@ class AttackFrame(Frame):
         self, c: Combat, a: FighterState, result: ProbeResult
     ) -> Decision | Frame | Return:
         t = c.fighters[self.targets[self.ti]]
-        assert self.attack is not None
+        attack = present(self.attack, "the attack roll")
         self.defence = result
         if result.success:
-            outcome = contest(self.attack, result, c.options)
+            outcome = contest(attack, result, c.options)
             if outcome.winner != 0:
                 c.count("defended")
-                c.emit(ev.AttackDefended(a.idx, t.idx, self.attack.total, result.total))
+                c.emit(ev.AttackDefended(a.idx, t.idx, attack.total, result.total))
                 self.ti += 1
                 return self._next_target(c, a)
             return self._hit(c, a, outcome.qs)
@@ -260,8 +261,7 @@ class AttackFrame(Frame):
     ) -> Decision | Frame | Return:
         """A05/A04: the hit's QS, Zielen's bonus (H11, X03), then the Volltreffer table."""
         t = c.fighters[self.targets[self.ti]]
-        attack = self.attack
-        assert attack is not None
+        attack = present(self.attack, "the attack roll")
         qs = attack.qs if weakened_qs is None else weakened_qs
         aim = self.aim_qs if (weakened_qs is None or c.options.zielen_qs_on_weakened_hit) else 0
         qs += aim

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.frames import Frame, Return
+from cwenv.invariants import present
 from cwenv.model.types import CheckValue, Condition, MummSpend, Side
 from cwenv.rules.options import ActionBonusMode, BehinderungScope, PenaltyScope
 from cwenv.rules.probe import ProbeResult, forced_volltreffer, resolve_probe
@@ -151,8 +152,7 @@ class CheckFrame(Frame):
         return super().reprompt(c, decision, shaken)
 
     def _post_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
-        r = self.result
-        assert r is not None  # set before stage 2
+        r = present(self.result, "the roll (set before stage 2)")
         acts: list[Action] = []
         if r.patzer:
             if can_spend_mumm(c, f, 1) and (self.rerolls == 0 or c.options.mumm_avert_after_reroll):
@@ -238,8 +238,7 @@ class CheckFrame(Frame):
             if value is not None:
                 if value.kind is ActionKind.POST_AVERT:
                     spend_mumm(c, f, MummSpend.PATZER_ABWENDEN)
-                    r = self.result
-                    assert r is not None
+                    r = present(self.result, "the roll")
                     self.result = ProbeResult(r.probenwert, r.d1, r.d2, False, 0, False, False)
                     return Return(self.result)
                 if value.kind is ActionKind.POST_REROLL:
@@ -255,10 +254,11 @@ class CheckFrame(Frame):
                 return Decision(DecisionKind.POST_CHECK, f.idx, choices)
             return Return(self.result)
         # stage 3: M03 — 'Du entscheidest anschliessend, welches der beiden Ergebnisse gilt'
-        assert self.first is not None and self.result is not None
+        first = present(self.first, "the first roll of M03")
+        kept = present(self.result, "the reroll of M03")
         if value.kind is ActionKind.KEEP_FIRST:
-            self.result = self.first
-        c.emit(ev.ResultKept(f.idx, self.result.total, value.kind is ActionKind.KEEP_SECOND))
+            kept = self.result = first
+        c.emit(ev.ResultKept(f.idx, kept.total, value.kind is ActionKind.KEEP_SECOND))
         self.stage = 2
         choices = self._post_choices(c, f)
         if choices:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
 
 from cwenv.engine.movement import FALL_METRES_PER_DIE, MoveFrame, move_profile
+from cwenv.invariants import present
 
 
 def fall_dice(c: Combat, metres: int) -> int:
@@ -224,8 +225,7 @@ class SchwierigFrame(Frame):
             return MoveFrame(f.idx, route.cells, how)
         if self.stage == 2:
             self.stage = 3
-            result = self.result
-            assert result is not None
+            result = present(self.result, "the roll of the move")
             if route.kind is StepKind.JUMP and not result.success:
                 landing = route.cells[route.first_hard]
                 bm = c.bm

@@ -40,6 +40,12 @@ class Victory:
     vip: int = -1
 
 
+DECISION_CAP = 20_000
+"""Decisions after which a combat ends undecided ("Entscheidungslimit erreicht"). The
+longest shipped fights take about 2,300 (random play in ``strassenschlacht``); a scenario
+that cannot end (sealed rooms, no round limit) stops here instead of running forever."""
+
+
 @dataclass(frozen=True)
 class Game:
     """Static rules and parameters of one fight (OpenSpiel's Game)."""
@@ -52,6 +58,7 @@ class Game:
     round_limit: int | None = None
     name: str = "combat"
     ambushed: frozenset[Side] = field(default_factory=frozenset)
+    decision_cap: int = DECISION_CAP
 
     def __post_init__(self) -> None:
         if len(self.positions) != len(self.roster):
@@ -84,6 +91,8 @@ class Game:
                     raise GameSetupError("reach_exit names no fighter of the roster")
         if self.round_limit is not None and self.round_limit < 1:
             raise GameSetupError("round_limit must be at least 1")
+        if self.decision_cap < 1:
+            raise GameSetupError("decision_cap must be at least 1")
 
     def new_combat(self, seed: int | None = None, dice: Dice | None = None) -> Combat:
         """Start a combat: one seeded generator (or the given dice) for all its draws."""

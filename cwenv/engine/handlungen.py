@@ -14,6 +14,7 @@ from cwenv.engine.checks import check
 from cwenv.engine.conditions import lose_condition
 from cwenv.engine.damage import DamageFrame, heal
 from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.invariants import present
 from cwenv.model.specs import AbilityKind, ItemKind
 from cwenv.model.types import ArmourMode, CheckValue, Condition, WeaponKind
 from cwenv.rules.options import RucksackFailure, StabilisePatzerVictim
@@ -97,8 +98,7 @@ def run_handlung(c: Combat, f: FighterState, action: Action) -> Frame | None:
         return None
     if kind is ActionKind.CYBERWARE:  # H09
         ware = f.spec.cyberware[action.index]
-        ability = ware.ability
-        assert ability is not None
+        ability = present(ware.ability, f"the ability of {ware.name}")
         f.cyber_uses[action.index] -= 1
         c.emit(ev.Acted(f.idx, "setzt Cyberware ein", ware.name))
         if ability.kind is AbilityKind.ARMOUR:

@@ -26,6 +26,10 @@ from cwenv.rules.dice import Dice, SeededDice
 TURN = DecisionKind.TURN
 
 
+DECISION_CAP_REASON = "Entscheidungslimit erreicht"
+"""The reason of a combat ended by :attr:`Game.decision_cap`."""
+
+
 class IllegalActionError(ValueError):
     """The action is not among the current decider's legal actions."""
 
@@ -123,6 +127,8 @@ class Combat:
             self._shake_at_prompt(d, action)
         else:
             self._run(action)
+        if self.outcome is None and len(self.history) >= self.game.decision_cap:
+            self._finish(None, DECISION_CAP_REASON)
 
     def _shake_at_prompt(self, d: Decision, action: Action) -> None:
         """M08 at a prompt (X38): shake the condition off, then the same decision is asked

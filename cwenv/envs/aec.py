@@ -30,7 +30,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from agents.base import DecisionView
 from cwenv.engine.state import Combat
-from cwenv.envs.errors import InvalidActionError
+from cwenv.envs.errors import InvalidActionError, action_index
 from cwenv.envs.layout import DEFAULT_DRAG_RADIUS, DEFAULT_MOVE_RADIUS
 from cwenv.envs.opponents import OpponentSpec, opponent_factory
 from cwenv.envs.render import render_frame
@@ -44,6 +44,7 @@ from cwenv.envs.session import (
     Session,
 )
 from cwenv.envs.spaces import action_space, mask_space, observation_space
+from cwenv.invariants import present
 
 AgentObs = dict[str, Any]
 MAX_AUTOPILOT = 200_000
@@ -141,10 +142,7 @@ class KampfrundeAEC(AECEnv[str, AgentObs, int | None]):  # type: ignore[misc]
         try:
             if action is None:
                 raise InvalidActionError(f"{agent} must act; None is only for finished agents")
-            try:
-                index = int(action)
-            except (TypeError, ValueError):
-                raise InvalidActionError(f"action must be an integer, got {action!r}") from None
+            index = action_index(action)
             chosen = self.session.decode(enc, index)
         except InvalidActionError:
             if self.illegal_action == "raise":
@@ -206,8 +204,7 @@ class KampfrundeAEC(AECEnv[str, AgentObs, int | None]):  # type: ignore[misc]
 
     def _advance(self) -> None:
         """Auto-play decisions of capped agents; encode the next real decision."""
-        c = self._combat
-        assert c is not None
+        c = present(self._combat, "the combat (reset() first)")
         self._enc = None
         for _ in range(MAX_AUTOPILOT):
             if c.is_terminal():
@@ -226,8 +223,7 @@ class KampfrundeAEC(AECEnv[str, AgentObs, int | None]):  # type: ignore[misc]
 
     def _settle(self) -> None:
         """Set terminations/truncations and the next agent after a change of state."""
-        c = self._combat
-        assert c is not None
+        c = present(self._combat, "the combat (reset() first)")
         if c.is_terminal():
             for a in self.agents:
                 self.terminations[a] = True

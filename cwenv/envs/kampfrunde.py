@@ -11,7 +11,7 @@ import numpy as np
 
 from agents.base import DecisionView
 from cwenv.engine.state import Combat
-from cwenv.envs.errors import InvalidActionError
+from cwenv.envs.errors import InvalidActionError, action_index
 from cwenv.envs.layout import DEFAULT_DRAG_RADIUS, DEFAULT_MOVE_RADIUS
 from cwenv.envs.opponents import OpponentSpec, opponent_factory
 from cwenv.envs.render import render_frame
@@ -26,6 +26,7 @@ from cwenv.envs.session import (
     parse_side,
 )
 from cwenv.envs.spaces import action_space, observation_space
+from cwenv.invariants import present
 from cwenv.model.types import Side
 
 Obs = dict[str, Any]
@@ -164,10 +165,7 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
             raise InvalidActionError("the episode is over (or never started): call reset()")
         if self._steps >= self.session.max_steps:
             raise InvalidActionError("the episode was truncated: call reset()")
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            raise InvalidActionError(f"action must be an integer index, got {action!r}") from None
+        index = action_index(action)
         substituted = False
         try:
             chosen = self.session.decode(enc, index)
@@ -215,8 +213,7 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
 
     def _advance(self) -> None:
         """Let the opponent decide until the controlled side must, or the combat ends."""
-        c = self._combat
-        assert c is not None
+        c = present(self._combat, "the combat (reset() first)")
         fighters, side = c.fighters, self.side
         for _ in range(MAX_OPPONENT_DECISIONS):
             if c.is_terminal():
@@ -231,12 +228,11 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
         raise RuntimeError(f"the opponent took {MAX_OPPONENT_DECISIONS} decisions in a row")
 
     def _observe(self) -> Obs:
-        assert self._combat is not None
-        return self.session.observe(self._combat, self._viewer, self._enc, self._steps)
+        combat = present(self._combat, "the combat (reset() first)")
+        return self.session.observe(combat, self._viewer, self._enc, self._steps)
 
     def _info(self) -> dict[str, Any]:
-        c = self._combat
-        assert c is not None
+        c = present(self._combat, "the combat (reset() first)")
         mask = self.action_masks().astype(np.int8)
         d = c.decision
         info: dict[str, Any] = {

@@ -25,7 +25,7 @@ REWARDS_DIR = CONFIG_ROOT / "rewards"
 class RewardConfig(BaseModel):
     """Reward weights, all credited to one side (unknown fields are errors)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
     name: str = "default"
     description: str = ""

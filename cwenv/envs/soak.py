@@ -30,7 +30,8 @@ def check_step(
 ) -> None:
     """Raise AssertionError if one step's output breaks the env's promises."""
     space = env.observation_space
-    assert isinstance(space, spaces.Dict)
+    if not isinstance(space, spaces.Dict):
+        raise AssertionError("the observation space is not a Dict")
     for key, value in obs.items():
         if not np.all(np.isfinite(value)):
             raise AssertionError(f"observation {key} is not finite")

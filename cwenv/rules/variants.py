@@ -31,6 +31,8 @@ RULES_DIR = CONFIG_ROOT / "rules"
 _HINTS = typing.get_type_hints(RuleOptions)
 _FIELDS = {f.name: f for f in dataclasses.fields(RuleOptions)}
 _TOP_KEYS = ("name", "description", "base", "options")
+MAX_BASE_CHAIN = 16
+"""Longest chain of variants built on each other with ``base:``."""
 
 
 def _enum_choices(enum_type: type[Enum]) -> list[str]:
@@ -137,8 +139,12 @@ def resolve_variant_path(spec: str | Path, relative_to: Path | None = None) -> P
         p = relative_to / p
     if p.is_dir():
         raise ConfigError([ConfigIssue(str(spec), None, (), "is a directory, not a variant file")])
-    if p.suffix in (".yaml", ".yml") or p.exists():
+    if p.suffix in (".yaml", ".yml"):
         return p
+    if p.exists():
+        raise ConfigError(
+            [ConfigIssue(str(spec), None, (), "is not a rule variant file (.yaml or .yml)")]
+        )
     candidate = RULES_DIR / f"{spec}.yaml"
     if not candidate.exists():
         known = ", ".join(sorted(q.stem for q in RULES_DIR.glob("*.yaml"))) or "(none)"
@@ -179,6 +185,10 @@ def load_rule_variant(spec: str | Path, _seen: tuple[Path, ...] = ()) -> RuleOpt
         else:
             if base_path.resolve() in seen:
                 issues.append(doc.issue(("base",), f"variants form a cycle via {base_name!r}"))
+            elif len(seen) >= MAX_BASE_CHAIN:
+                issues.append(
+                    doc.issue(("base",), f"more than {MAX_BASE_CHAIN} variants built on each other")
+                )
             else:
                 base = load_rule_variant(base_path, seen)
     try:
