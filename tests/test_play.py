@@ -41,6 +41,7 @@ def test_play_through_a_pty_with_undo_and_save_load(tmp_path: Path) -> None:
         encoding="utf-8",
         timeout=60,
         dimensions=(50, 200),
+        cwd=str(tmp_path),  # the autosave lands there, not in the checkout
     )
     child.expect("Kenji — ")
     child.expect("> ")
@@ -55,11 +56,17 @@ def test_play_through_a_pty_with_undo_and_save_load(tmp_path: Path) -> None:
     child.expect("Gespeichert")
     child.expect("> ")
     child.sendline("q")
+    child.expect("beenden")
+    child.sendline("j")
     child.expect(pexpect.EOF)
     assert save.exists() and "scenario: duell" in save.read_text(encoding="utf-8")
 
     child = pexpect.spawn(
-        f"{CWENV} play --load {save}", encoding="utf-8", timeout=120, dimensions=(50, 200)
+        f"{CWENV} play --load {save}",
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 200),
+        cwd=str(tmp_path),
     )
     transcript = ""
     while True:

@@ -8,9 +8,11 @@ import typer
 from rich.console import Console
 
 from agents.registry import UnknownAgentError
-from cwenv.play.session import HUMAN, DiceMode, PlaySession, SavedGame, load_saved
-from cwenv.play.tui import TerminalGame
+from cwenv.play.session import HUMAN, DiceMode, PlaySession, SavedGame, load_game, read_saved
+from cwenv.play.tui import SAVE_SUFFIXES, Prompt, QuitRequested, TerminalGame
 from cwenv.yamlio import ConfigError
+
+AUTOSAVE = Path(".cwenv-autosave.yaml")
 
 
 def play(
@@ -23,44 +25,41 @@ def play(
     ),
     rules: str | None = typer.Option(None, "--rules", help="Rule variant name or YAML file."),
     load: Path | None = typer.Option(None, "--load", help="Continue a saved game."),
+    autosave: Path = typer.Option(
+        AUTOSAVE,
+        "--autosave",
+        help="Where the game is saved after every decision (resume with --load).",
+    ),
+    no_autosave: bool = typer.Option(False, "--no-autosave", help="Do not autosave."),
 ) -> None:
     """Play a fight in the terminal: you choose the runners' actions from menus of legal
     choices with their exact odds; agents drive the NSCs; every event is narrated."""
     console = Console(highlight=False)
-
-    def read(prompt: str) -> str:
-        try:
-            return input(prompt)
-        except EOFError:
-            return "q"
-
-    holder: list[PlaySession] = []
-
-    def ask_die() -> int:
-        while True:
-            what = holder[0].combat.resolving() if holder else ""
-            line = read(f"W10 ({what}) > ").strip()
-            if line.lower() == "q":
-                raise typer.Exit(1)
-            if line.isdigit() and 1 <= int(line) <= 10:
-                return int(line)
-            console.print("Bitte einen W10 eingeben (1–10).")
-
+    prompt = Prompt(console, input)
+    if not no_autosave and autosave.suffix not in SAVE_SUFFIXES:
+        raise typer.BadParameter(
+            f"{autosave}: a saved game's name ends in .yaml (--load reads only those)",
+            param_hint="--autosave",
+        )
     try:
         if load is not None:
-            saved = load_saved(load)
+            saved, doc = read_saved(load)
         else:
             if scenario is None:
                 raise typer.BadParameter("a SCENARIO or --load FILE is needed")
             saved = SavedGame(
                 scenario=scenario, rules=rules, seed=seed, runners=runners, nscs=nscs, dice=dice
             )
-        from cwenv.content import load_scenario
-
-        game = load_scenario(saved.scenario, rules=saved.rules)
-        session = PlaySession(game, saved, ask_die)
+            doc = None
+        game = load_game(saved, doc)
+        # A new game with table dice asks for its first W10s (initiative) while it is set
+        # up; a loaded one replays its saved dice and asks only once it is running.
+        ask = prompt.ask_die if doc is None and saved.dice is DiceMode.TABLE else None
+        session = PlaySession(game, saved, ask, source=doc or "command line")
     except (ConfigError, UnknownAgentError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
-    holder.append(session)
-    TerminalGame(session, console, read).run()
+    except (QuitRequested, KeyboardInterrupt):  # while setting up: nothing happened yet
+        console.print("Partie abgebrochen.")
+        return
+    TerminalGame(session, console, input, None if no_autosave else autosave, prompt).run()

@@ -10,80 +10,41 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from enum import Enum
 from pathlib import Path
-from typing import Any
-
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from agents.base import Agent, DecisionView
-from agents.registry import make_agent
-from cwenv.engine.actions import Action, ActionKind
+from agents.registry import UnknownAgentError, make_agent
+from cwenv.engine.actions import Action
 from cwenv.engine.game import Game
 from cwenv.engine.state import Combat, IllegalActionError
 from cwenv.model.types import Side
-from cwenv.rules.dice import ScriptedDice, SeededDice
-from cwenv.yamlio import ConfigError, ConfigIssue, read_yaml_file
+from cwenv.play.savefile import (
+    HUMAN,
+    SAVE_VERSION,
+    DiceMode,
+    SavedAction,
+    SavedGame,
+    load_game,
+    load_saved,
+    read_saved,
+    write_save,
+)
+from cwenv.rules.dice import InvalidDieError, ScriptedDice, SeededDice
+from cwenv.yamlio import ConfigError, ConfigIssue, YamlDocument
 
-HUMAN = "human"
-SAVE_VERSION = 1
-
-
-class DiceMode(Enum):
-    SEEDED = "seeded"  # the engine rolls from the seed
-    TABLE = "table"  # the GM types every W10 rolled at the table
-
-
-class SavedAction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: str
-
-    @field_validator("kind")
-    @classmethod
-    def _known_kind(cls, value: str) -> str:
-        if value not in ActionKind.__members__:
-            raise ValueError(f"unknown action kind; allowed: {', '.join(ActionKind.__members__)}")
-        return value
-
-    actor: int
-    target: int = -1
-    cell: int = -1
-    index: int = -1
-    mumm: int = 0
-
-    @classmethod
-    def of(cls, a: Action) -> SavedAction:
-        return cls(
-            kind=a.kind.name,
-            actor=a.actor,
-            target=a.target,
-            cell=a.cell,
-            index=a.index,
-            mumm=a.mumm,
-        )
-
-    def action(self) -> Action:
-        return Action(
-            ActionKind[self.kind], self.actor, self.target, self.cell, self.index, self.mumm
-        )
-
-
-class SavedGame(BaseModel):
-    """A saved game: everything needed to rebuild it exactly."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    cwenv_save: int = Field(SAVE_VERSION, ge=1, le=SAVE_VERSION)
-    scenario: str
-    rules: str | None = None
-    seed: int
-    runners: str
-    nscs: str
-    dice: DiceMode = DiceMode.SEEDED
-    typed_dice: list[int] = Field(default_factory=list)
-    actions: list[SavedAction] = Field(default_factory=list)
+__all__ = [
+    "HUMAN",
+    "SAVE_VERSION",
+    "DiceMode",
+    "PlayError",
+    "PlaySession",
+    "SavedAction",
+    "SavedGame",
+    "TableDice",
+    "load_game",
+    "load_saved",
+    "read_saved",
+]
 
 
 class TableDice:
@@ -92,6 +53,9 @@ class TableDice:
     __slots__ = ("_ask", "pos", "typed")
 
     def __init__(self, typed: Sequence[int], ask: Callable[[], int] | None) -> None:
+        for i, value in enumerate(typed):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+                raise InvalidDieError(f"typed die #{i + 1} is {value!r}; a W10 is 1–10")
         self.typed = list(typed)
         self.pos = 0
         self._ask = ask
@@ -112,8 +76,8 @@ class TableDice:
                     ]
                 )
             value = self._ask()
-            if isinstance(value, bool) or not 1 <= value <= 10:
-                raise ValueError(f"a W10 shows 1 to 10, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+                raise InvalidDieError(f"a W10 shows 1 to 10, not {value!r}")
             self.typed.append(value)
         self.pos += 1
         return value
@@ -123,13 +87,28 @@ class TableDice:
         return ScriptedDice(())
 
 
-class PlaySession:
-    """One game: a scenario, the human sides, the agents for the rest."""
+class PlayError(ValueError):
+    """A game cannot go on as asked (no decision pending, no result where one is due)."""
 
-    def __init__(self, game: Game, saved: SavedGame, ask_die: Callable[[], int] | None = None):
+
+class PlaySession:
+    """One game: a scenario, the human sides, the agents for the rest.
+
+    ``source`` is the saved file the game came from (its document, for line numbers, or a
+    name), named by errors found while replaying it.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        saved: SavedGame,
+        ask_die: Callable[[], int] | None = None,
+        source: str | YamlDocument = "<save>",
+    ):
         self.game = game
         self.setup = saved
         self.ask_die = ask_die
+        self.source = source
         self.humans = {
             side
             for side, spec in ((Side.RUNNER, saved.runners), (Side.GEGNER, saved.nscs))
@@ -138,20 +117,36 @@ class PlaySession:
         if saved.nscs == HUMAN:
             self.humans.add(Side.NEUTRAL)
         self.agents: dict[Side, Agent] = {}
-        for side, spec in (
-            (Side.RUNNER, saved.runners),
-            (Side.GEGNER, saved.nscs),
-            (Side.NEUTRAL, saved.nscs),
+        for side, field, spec in (
+            (Side.RUNNER, "runners", saved.runners),
+            (Side.GEGNER, "nscs", saved.nscs),
+            (Side.NEUTRAL, "nscs", saved.nscs),
         ):
             if spec != HUMAN:
-                self.agents[side] = make_agent(spec)
+                try:
+                    self.agents[side] = make_agent(spec)
+                except UnknownAgentError as exc:
+                    raise ConfigError([self._issue((field,), str(exc))]) from None
         self.undo_points: list[int] = []
         self.combat = self._rebuild([a.action() for a in saved.actions], saved.typed_dice)
 
     # -- building -------------------------------------------------------------------------
+    def _issue(self, path: tuple[str | int, ...], message: str) -> ConfigIssue:
+        if isinstance(self.source, YamlDocument):
+            return self.source.issue(path, message)
+        return ConfigIssue(self.source, None, path, message)
+
+    def _ask(self) -> int:
+        """A die from the table; ``ask_die`` is looked up late (the terminal sets it)."""
+        if self.ask_die is None:
+            raise ConfigError(
+                [self._issue(("typed_dice",), "the saved dice ran out and nobody can type more")]
+            )
+        return self.ask_die()
+
     def _dice(self, typed: Sequence[int]) -> SeededDice | TableDice:
         if self.setup.dice is DiceMode.TABLE:
-            return TableDice(typed, self.ask_die)
+            return TableDice(typed, self._ask)
         return SeededDice(self.setup.seed)
 
     def _rebuild(self, actions: Sequence[Action], typed: Sequence[int]) -> Combat:
@@ -161,7 +156,7 @@ class PlaySession:
                 combat.apply(action)
             except IllegalActionError as exc:
                 raise ConfigError(
-                    [ConfigIssue("<save>", None, ("actions", i), f"not legal when replayed: {exc}")]
+                    [self._issue(("actions", i), f"not legal when replayed: {exc}")]
                 ) from None
         return combat
 
@@ -197,16 +192,23 @@ class PlaySession:
         self.combat = self._rebuild(self.combat.history[:keep], typed)
         return True
 
+    def restore(self, n_actions: int) -> None:
+        """Go back to the state after the first ``n_actions`` decisions: an action cut off
+        half-way (Ctrl-C while the rules ran) may have left the combat inconsistent."""
+        typed = self._typed_before(n_actions)
+        self.undo_points = [p for p in self.undo_points if p < n_actions]
+        self.combat = self._rebuild(self.combat.history[:n_actions], typed)
+
     def _typed_before(self, n_actions: int) -> list[int]:
         """The typed dice consumed before the ``n_actions``-th decision was made."""
         dice = self.combat.dice
         if not isinstance(dice, TableDice):
             return []
-        probe = self.game.new_combat(dice=TableDice(dice.typed, None))
+        probe_dice = TableDice(dice.typed, None)
+        probe = self.game.new_combat(dice=probe_dice)
         for action in self.combat.history[:n_actions]:
             probe.apply(action)
-        assert isinstance(probe.dice, TableDice)
-        return dice.typed[: probe.dice.pos]
+        return dice.typed[: probe_dice.pos]
 
     # -- files --------------------------------------------------------------------------
     def saved(self) -> SavedGame:
@@ -220,25 +222,5 @@ class PlaySession:
         )
 
     def save(self, path: Path) -> None:
-        data = self.saved().model_dump(mode="json")
-        text = "# cwenv: gespeicherte Partie\n" + yaml.safe_dump(
-            data, sort_keys=False, allow_unicode=True
-        )
-        path.write_text(text, encoding="utf-8")
-
-
-def load_saved(path: Path) -> SavedGame:
-    """Read and validate a saved game; errors name the file, line and field."""
-    doc = read_yaml_file(path)
-    try:
-        return SavedGame.model_validate(doc.data)
-    except ValidationError as exc:
-        issues = []
-        for err in exc.errors():
-            loc = tuple(err["loc"])
-            issues.append(doc.issue(loc, err["msg"]))
-        raise ConfigError(issues) from None
-
-
-def new_setup(**fields: Any) -> SavedGame:
-    return SavedGame(**fields)
+        """Write the game to ``path`` atomically (OSError when it cannot be written)."""
+        write_save(path, self.saved())
