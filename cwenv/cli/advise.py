@@ -25,8 +25,14 @@ def advise_cmd(
     except (ConfigError, UnknownAgentError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
-    if combat.is_terminal():
-        typer.echo("Der Kampf ist in dieser Lage schon entschieden.", err=True)
+    if combat.outcome is not None:  # nothing to advise: say who won and why
+        won = combat.outcome.winner
+        winner = f"Sieger: {won.label}" if won is not None else "Unentschieden"
+        typer.echo(
+            f"Der Kampf ist entschieden: {combat.outcome.reason} ({winner}). "
+            "Es gibt keinen Zug mehr zu empfehlen.",
+            err=True,
+        )
         raise typer.Exit(1)
     result = advise(combat, chosen_agent, top)
     options = [result.recommended, *result.alternatives]

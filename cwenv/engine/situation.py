@@ -11,17 +11,48 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cwenv.engine.roundflow import CombatFrame, RoundFrame
+from cwenv.engine.roundflow import REACTION_DIVISOR, CombatFrame, RoundFrame, initiative_dice
 from cwenv.engine.turn import TurnFrame
+from cwenv.model.types import Side, Skill
 from cwenv.rules.dice import Dice, SeededDice
+from cwenv.rules.readings import DeathThreshold, InitiativeSystem, NscAtZero, ReactionBasis
 
 if TYPE_CHECKING:
+    from cwenv.engine.fighter import FighterState
     from cwenv.engine.game import Game
     from cwenv.engine.state import Combat
+
+W10_MAX = 10
 
 
 class SituationError(ValueError):
     """The described situation cannot be set up (a fighter who cannot act, a bad cell)."""
+
+
+def max_reactions(c: Combat, f: FighterState) -> int:
+    """The most reactions ``f`` can have in a round (R01, X01): the highest Initiative its
+    dice can roll (or its Grundwert, or Reflexe, by ``reactions_basis``) ÷ 4."""
+    basis = c.options.reactions_basis
+    if basis is ReactionBasis.ROLLED_INITIATIVE:
+        if c.options.initiative is InitiativeSystem.STEPS:
+            top = f.grundwert + W10_MAX * initiative_dice(f.grundwert)
+        else:
+            top = W10_MAX  # I10: the passes system rolls one W10 as the Initiative
+    elif basis is ReactionBasis.GRUNDWERT:
+        top = f.grundwert
+    else:
+        top = f.spec.skill(Skill.REFLEXE)
+    return max(0, top) // REACTION_DIVISOR
+
+
+def lowest_lp(c: Combat, f: FighterState) -> int:
+    """The lowest LP ``f`` can have and still be in the fight (sterbend, D07/X05); below
+    that it is dead. An NSC that dies at 0 (``nsc_at_zero: dead``) can still lie at 0
+    unconscious from non-lethal damage."""
+    if f.side is not Side.RUNNER and c.options.nsc_at_zero is NscAtZero.DEAD:
+        return 0
+    limit = -f.spec.skill(Skill.UNBEUGSAMKEIT)
+    return limit + 1 if c.options.death_threshold is DeathThreshold.AT_OR_BELOW else limit
 
 
 def combat_at_turn(
@@ -61,6 +92,9 @@ def combat_at_turn(
     combat._stack = [outer, rounds, TurnFrame(fighter, 0)]
     combat._pending = None
     combat.refresh_legal()
-    combat.mark_dirty()  # the situation itself may already decide the fight
+    # The situation itself may already decide the fight (all Runners out): the turn's first
+    # step poses a decision, which the driver never checks for an outcome, so check here.
+    if combat._decide_outcome():
+        return combat
     combat._run(None)
     return combat
