@@ -2,9 +2,10 @@
 
 Round robin: every pairing of two distinct agents plays both sides of every scenario,
 ``games`` times each. A game's id hashes (tournament name, pairing, scenario, side, index,
-tournament seed, rules hash, agent config hash); its dice seed is ``game_seed(seed, index)``,
-the same for every pairing, side and scenario (common random numbers), and the same as game
-``index`` of ``cwenv simulate --seed seed``.
+tournament seed, rules hash, agent config hash, and the hash of the scenario's resolved
+content: stat blocks, weapons, map, rules — :mod:`cwenv.runner.content`); its dice seed is
+``game_seed(seed, index)``, the same for every pairing, side and scenario (common random
+numbers), and the same as game ``index`` of ``cwenv simulate --seed seed``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from cwenv.runner.content import ScenarioContent, scenario_content
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import content_hash
 from cwenv.runner.play import (
@@ -83,10 +85,17 @@ class Plan:
     rules: dict[str, tuple[str, dict[str, Any]]]  # scenario → (rules hash, mapping)
     agents: dict[str, AgentInfo]
     games: tuple[PlannedGame, ...]
+    # scenario → its resolved content; None for plans that do not record it (stress runs)
+    content: dict[str, ScenarioContent] | None = field(default=None, kw_only=True)
 
     def config_json(self) -> dict[str, Any]:
         """The resolved config, saved in the database and beside the results."""
+        extra: dict[str, Any] = {}
+        if self.content is not None:
+            extra["kind"] = "tournament"
+            extra["content"] = {s: c.to_json() for s, c in self.content.items()}
         return {
+            **extra,
             "tournament_id": self.tournament_id,
             "name": self.config.name,
             "agents": list(self.config.agents),
@@ -105,7 +114,7 @@ class Plan:
         }
 
 
-def agent_info(spec: str) -> AgentInfo:
+def agent_info(spec: str, depth: int = 0) -> AgentInfo:
     """The agent's identity: its spec, class and settings (an agent's ``config`` attribute:
     a dataclass, a pydantic model or plain JSON data), so a changed setting changes ids."""
     from agents.registry import UnknownAgentError, make_agent
@@ -133,7 +142,29 @@ def agent_info(spec: str) -> AgentInfo:
             config = None  # an object without a stable text form cannot take part in ids
     if config is not None:
         fingerprint["config"] = config
+        uses = _used_agents(config, depth)
+        if uses:
+            fingerprint["uses"] = uses
     return AgentInfo(spec, fingerprint, content_hash(fingerprint, 16))
+
+
+_USED = ("base", "rollout")  # config fields that name another agent (mcts, lookahead)
+
+
+def _used_agents(config: Any, depth: int) -> dict[str, Any]:
+    """The fingerprints of the agents a config builds on, so that editing ``stuermer.yaml``
+    also changes the identity of an MCTS agent whose rollouts play the Stürmer."""
+    if not isinstance(config, dict) or depth >= 3:
+        return {}
+    out: dict[str, Any] = {}
+    for key in _USED:
+        name = config.get(key)
+        if isinstance(name, str) and name:
+            try:
+                out[key] = agent_info(name, depth + 1).fingerprint
+            except RunnerError:
+                out[key] = {"spec": name}  # the agent reports its own bad reference
+    return out
 
 
 def pairings(agents: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -150,20 +181,23 @@ def game_id(
     seed: int,
     rules_hash: str,
     agents_hash: str,
+    content: str = "",
 ) -> str:
-    """The deterministic id of one planned game."""
-    return content_hash(
-        {
-            "tournament": name,
-            "pairing": sorted(pairing),
-            "scenario": scenario,
-            "runners": runners,
-            "index": index,
-            "seed": seed,
-            "rules": rules_hash,
-            "agents": agents_hash,
-        }
-    )
+    """The deterministic id of one planned game (``content``: the scenario's content hash;
+    plans that do not record content leave it out, which keeps their ids)."""
+    identity: dict[str, Any] = {
+        "tournament": name,
+        "pairing": sorted(pairing),
+        "scenario": scenario,
+        "runners": runners,
+        "index": index,
+        "seed": seed,
+        "rules": rules_hash,
+        "agents": agents_hash,
+    }
+    if content:
+        identity["content"] = content
+    return content_hash(identity)
 
 
 def planned_game(
@@ -178,12 +212,13 @@ def planned_game(
     rules_spec: str | None,
     rules_hash: str,
     agents: dict[str, AgentInfo],
+    content: str = "",
 ) -> PlannedGame:
     """Game ``index`` of ``pairing`` on ``source`` with ``runners`` vs ``nscs`` in the run
     ``name`` seeded ``seed``: its id and its dice seed (the same for every pairing, side
     and scenario — common random numbers)."""
     agents_hash = content_hash([agents[runners].hash, agents[nscs].hash], 16)
-    gid = game_id(name, pairing, source, runners, index, seed, rules_hash, agents_hash)
+    gid = game_id(name, pairing, source, runners, index, seed, rules_hash, agents_hash, content)
     return PlannedGame(
         gid,
         ordinal,
@@ -219,7 +254,9 @@ def build_plan(config: TournamentConfig) -> Plan:
     agents = {spec: agent_info(spec) for spec in config.agents}
     rules_spec = resolve_source(config.rules) if config.rules is not None else None
     sources = {s: resolve_source(s) for s in config.scenarios}
-    rules = {s: rules_fingerprint(load_game(src, rules_spec).options) for s, src in sources.items()}
+    loaded = {s: load_game(src, rules_spec, fresh=True) for s, src in sources.items()}
+    rules = {s: rules_fingerprint(game.options) for s, game in loaded.items()}
+    content = {s: scenario_content(sources[s], game, rules_spec) for s, game in loaded.items()}
     games: list[PlannedGame] = []
     for index in range(config.games):
         for scenario, source in sources.items():
@@ -230,7 +267,7 @@ def build_plan(config: TournamentConfig) -> Plan:
                         planned_game(
                             len(games), config.name, config.seed, pairing, source,
                             runners, nscs, index,
-                            rules_spec, rules_hash, agents,
+                            rules_spec, rules_hash, agents, content[scenario].hash,
                         )
                     )  # fmt: skip
     identity = {
@@ -240,5 +277,16 @@ def build_plan(config: TournamentConfig) -> Plan:
         "games": config.games,
         "seed": config.seed,
         "rules": [rules[s][0] for s in config.scenarios],
+        "content": [content[s].hash for s in config.scenarios],
     }
-    return Plan(config, content_hash(identity, 16), rules, agents, tuple(games))
+    tid = content_hash(identity, 16)
+    return Plan(config, tid, rules, agents, tuple(games), content=content)
+
+
+def run_key(config: dict[str, Any]) -> str:
+    """What makes two stored tournaments "the same run" as far as the user can tell: the
+    name, agents, scenarios, seed and rule variant as written (not the number of games,
+    which a later run may raise). Two runs with one key must have the same content."""
+    return content_hash(
+        {k: config.get(k) for k in ("name", "agents", "scenarios", "seed", "rules")}, 16
+    )

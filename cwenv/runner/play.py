@@ -41,6 +41,7 @@ class GameTask:
     seed: int
     rules: str | None = None
     rules_hash: str | None = None
+    content: str | None = None  # the scenario's content hash (cwenv.runner.content)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +118,11 @@ def resolve_agent(spec: str) -> str:
     return spec
 
 
-def load_game(scenario: str, rules: str | None = None) -> Game:
-    """Load (once per process) the Game of ``scenario`` with an optional rule variant."""
+def load_game(scenario: str, rules: str | None = None, *, fresh: bool = False) -> Game:
+    """Load (once per process) the Game of ``scenario`` with an optional rule variant;
+    ``fresh``: read the files again (planning must see today's files, not a cached copy)."""
     key = (scenario, rules)
-    game = _GAMES.get(key)
+    game = None if fresh else _GAMES.get(key)
     if game is None:
         from cwenv.content import load_scenario
         from cwenv.yamlio import ConfigError
@@ -267,6 +269,14 @@ def play_task(task: GameTask) -> TaskResult:
                 raise RunnerError(
                     f"the rules of scenario {task.scenario!r} changed since the plan was "
                     f"written (hash {found}, planned {task.rules_hash})"
+                )
+        if task.content is not None:
+            from cwenv.runner.content import game_content_hash
+
+            if game_content_hash(task.scenario, task.rules, game) != task.content:
+                raise RunnerError(
+                    f"scenario {task.scenario!r} (a stat block, weapon, map or rule it uses) "
+                    "changed while the tournament ran; run the same command again to see what"
                 )
         record = record_of(play_combat(game, task.runners, task.nscs, task.seed))
     except Exception as exc:

@@ -1,4 +1,4 @@
-"""The tournament database: SQLite in WAL mode, ``synchronous=FULL``, one writer.
+"""The tournament database: SQLite (WAL while a run writes), ``synchronous=FULL``, one writer.
 
 Tables:
 
@@ -10,25 +10,34 @@ Tables:
 ``nondeterminism`` a game played again with a different result
 
 A batch of results is one transaction: a process killed mid-batch loses the batch (those
-games are played again on resume) and never leaves half a game behind.
+games are played again on resume) and never leaves half a game behind. How the file is
+opened — the writer lock, read-only readers, the results format, clean errors for damaged,
+full or foreign files — is :mod:`cwenv.runner.database`. Resuming a tournament whose
+content (stat blocks, weapons, map, rules, agent settings) changed since it was started is
+refused, naming what changed (:mod:`cwenv.runner.content`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cwenv.runner import database
+from cwenv.runner.content import ContentChangedError, run_changes
+from cwenv.runner.database import DatabaseError, guard
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import canonical_json
-from cwenv.runner.plan import Plan, PlannedGame
+from cwenv.runner.plan import Plan, PlannedGame, run_key
 from cwenv.runner.play import GameRecord, TaskResult
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = database.FORMAT
+"""The results format written (``meta.schema``); older ones are migrated, newer refused."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -101,35 +110,31 @@ class StoredGame:
 
 
 class Store:
-    """One connection; the main process is the only writer."""
+    """One connection. ``create=True``: the (only) writer, holding the writer lock;
+    ``create=False``: a reader that opens the file read-only and never writes."""
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
-        if not create and not self.path.exists():
-            raise RunnerError(f"no results database at {self.path}")
+        self.readonly = not create
+        self._lock: database.WriterLock | None = None
+        if self.readonly:
+            self.conn = database.open_reader(self.path)
+            return
+        self._lock = database.WriterLock(self.path)
+        self._lock.acquire()
         try:
-            self.conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=FULL")
-            self.conn.execute("PRAGMA foreign_keys=ON")
-            if create:
-                self.conn.executescript(_SCHEMA)
-                self.conn.execute(
-                    "INSERT INTO meta VALUES ('schema', ?) ON CONFLICT(key) DO NOTHING",
-                    (str(SCHEMA_VERSION),),
-                )
-            else:
-                self._check_schema()
-        except sqlite3.DatabaseError as exc:
-            raise RunnerError(f"{self.path}: not a usable results database ({exc})") from None
-
-    def _check_schema(self) -> None:
-        names = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
-        if not {"tournaments", "plan", "entries", "results"} <= names:
-            raise RunnerError(f"{self.path} is not a cwenv tournament database")
+            self.conn = database.open_writer(self.path, _SCHEMA)
+        except BaseException:
+            self._lock.release()
+            raise
 
     def close(self) -> None:
-        self.conn.close()
+        if self.readonly:
+            self.conn.close()
+            return
+        database.close_writer(self.conn)
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> Store:
         return self
@@ -137,11 +142,58 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def guard(self, action: str) -> contextlib.AbstractContextManager[None]:
+        """SQLite errors inside as one :class:`DatabaseError` naming this file."""
+        return guard(self.path, action)
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of a query, read under :meth:`guard` (a damaged page fails cleanly)."""
+        with self.guard("reading it"):
+            return self.conn.execute(sql, params).fetchall()
+
+    def stream(self, sql: str, params: Sequence[Any] = ()) -> Iterator[tuple[Any, ...]]:
+        """Like :meth:`rows`, one row at a time (for listings that stop at a limit)."""
+        with self.guard("reading it"):
+            yield from self.conn.execute(sql, params)
+
+    def _json(self, text: Any, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise DatabaseError(
+                f"{self.path} is damaged: {what} is not valid JSON ({exc}); restore the file "
+                "from a copy or give another --db"
+            ) from None
+
+    def _record(self, text: Any, game_id: Any) -> GameRecord | None:
+        if text is None:
+            return None
+        data = self._json(text, f"the result of game {game_id}")
+        try:
+            return GameRecord.from_json(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise DatabaseError(
+                f"{self.path} is damaged: the result of game {game_id} is not a game record "
+                f"({type(exc).__name__}: {exc}); restore the file or give another --db"
+            ) from None
+
+    def _planned(self, row: Sequence[Any]) -> PlannedGame:
+        try:
+            return _planned(row)
+        except (TypeError, ValueError) as exc:
+            raise DatabaseError(
+                f"{self.path} is damaged: the plan of game {row[0]!r} is unreadable ({exc})"
+            ) from None
+
     # -- writing ---------------------------------------------------------------------------
     def write_plan(self, plan: Plan) -> None:
-        """Store config, rules and every planned game in one transaction (idempotent)."""
+        """Store config, rules and every planned game in one transaction (idempotent).
+
+        A :class:`ContentChangedError` (nothing written) when a tournament of the same name,
+        agents, scenarios, seed and rules was started here with other content."""
         now = _now()
-        with self._transaction() as conn:
+        with self._transaction("saving the plan") as conn:
+            self._refuse_changed_content(plan)
             seq = conn.execute("SELECT COALESCE(MAX(run_seq), 0) + 1 FROM tournaments").fetchone()
             conn.execute(
                 "INSERT INTO tournaments VALUES (?, ?, ?, ?, ?) ON CONFLICT(tournament_id) "
@@ -182,7 +234,7 @@ class Store:
         if not results:
             return conflicts
         now = _now()
-        with self._transaction() as conn:
+        with self._transaction("saving results") as conn:
             for r in results:
                 record_json = canonical_json(r.record.to_json())
                 digest = r.record.digest
@@ -214,83 +266,116 @@ class Store:
                     conflicts.append(Conflict(r.key, row[0], digest))
         return conflicts
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.conn)
+    def _refuse_changed_content(self, plan: Plan) -> None:
+        if plan.content is None:  # a plan that does not record content (stress runs)
+            return
+        config = plan.config_json()
+        key = run_key(config)
+        for tid, text in self.rows("SELECT tournament_id, config FROM tournaments"):
+            if tid == plan.tournament_id:
+                continue  # the id hashes the content: the same id is the same content
+            old = self._json(text, f"the config of tournament {tid}")
+            if not isinstance(old, dict) or run_key(old) != key:
+                continue
+            lines = run_changes(old, plan.content, plan.agents)
+            if lines:
+                raise ContentChangedError(
+                    f"cannot resume tournament {plan.config.name!r} in {self.path}: its "
+                    f"content changed since it was started (as tournament {tid}):\n  "
+                    + "\n  ".join(lines)
+                    + "\nstart a new --db or a new --name to play the new version; the "
+                    "stored games are left as they are"
+                )
+
+    def _transaction(self, action: str) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return database.transaction(self.conn, self.path, action)
 
     # -- reading ---------------------------------------------------------------------------
     def latest_tournament(self) -> str:
-        row = self.conn.execute(
-            "SELECT tournament_id FROM tournaments ORDER BY run_seq DESC LIMIT 1"
-        ).fetchone()
+        row = next(iter(self.rows(f"{_TOURNAMENTS} LIMIT 1")), None)
         if row is None:
             raise RunnerError(f"{self.path} holds no tournament")
         return str(row[0])
 
+    def tournament_ids(self) -> list[str]:
+        """Every tournament of the database, the one run last first."""
+        return [str(r[0]) for r in self.rows(_TOURNAMENTS)]
+
     def tournament_config(self, tournament_id: str) -> dict[str, Any]:
-        row = self.conn.execute(
-            "SELECT config FROM tournaments WHERE tournament_id = ?", (tournament_id,)
-        ).fetchone()
+        query = "SELECT config FROM tournaments WHERE tournament_id = ?"
+        row = next(iter(self.rows(query, (tournament_id,))), None)
         if row is None:
-            known = [r[0] for r in self.conn.execute("SELECT tournament_id FROM tournaments")]
-            raise RunnerError(
-                f"no tournament {tournament_id!r} in {self.path}; known: {', '.join(known)}"
+            known = ", ".join(self.tournament_ids()) or "none"
+            raise RunnerError(f"no tournament {tournament_id!r} in {self.path}; known: {known}")
+        config = self._json(row[0], f"the config of tournament {tournament_id}")
+        if not isinstance(config, dict):
+            raise DatabaseError(
+                f"{self.path} is damaged: the config of tournament {tournament_id} is not a mapping"
             )
-        config: dict[str, Any] = json.loads(row[0])
         return config
 
     def missing(self, tournament_id: str) -> list[PlannedGame]:
         """Planned games without a result, in plan order."""
-        rows = self.conn.execute(
+        rows = self.rows(
             f"SELECT {_PLAN_COLUMNS}, e.ordinal FROM entries e JOIN plan p USING (game_id) "
             "LEFT JOIN results r USING (game_id) "
             "WHERE e.tournament_id = ? AND r.game_id IS NULL ORDER BY e.ordinal",
             (tournament_id,),
         )
-        return [_planned(row) for row in rows]
+        return [self._planned(row) for row in rows]
 
     def games(self, tournament_id: str) -> list[StoredGame]:
         """Every planned game of a tournament with its result, ordered by game id."""
-        rows = self.conn.execute(
+        rows = self.rows(
             f"SELECT {_PLAN_COLUMNS}, e.ordinal, r.record, r.digest FROM entries e "
             "JOIN plan p USING (game_id) LEFT JOIN results r USING (game_id) "
             "WHERE e.tournament_id = ? ORDER BY p.game_id",
             (tournament_id,),
         )
-        out = []
-        for row in rows:
-            record = GameRecord.from_json(json.loads(row[10])) if row[10] is not None else None
-            out.append(StoredGame(_planned(row[:10]), record, row[11]))
-        return out
+        return [
+            StoredGame(self._planned(row[:10]), self._record(row[10], row[0]), row[11])
+            for row in rows
+        ]
 
     def game(self, game_id: str) -> StoredGame:
         """One game by id or unique id prefix."""
-        rows = self.conn.execute(
+        rows = self.rows(
             f"SELECT {_PLAN_COLUMNS}, 0, r.record, r.digest FROM plan p "
-            "LEFT JOIN results r USING (game_id) WHERE p.game_id LIKE ? ORDER BY p.game_id "
-            "LIMIT 2",
+            "LEFT JOIN results r USING (game_id) WHERE p.game_id LIKE ? "
+            "ORDER BY p.game_id LIMIT 2",
             (game_id.replace("%", "").replace("_", "") + "%",),
-        ).fetchall()
+        )
         if not rows:
-            raise RunnerError(f"no game {game_id!r} in {self.path}")
+            raise RunnerError(
+                f"no game {game_id!r} in {self.path}; `cwenv games list {self.path}` lists "
+                "the games it holds"
+            )
         if len(rows) > 1:
-            raise RunnerError(f"game id prefix {game_id!r} is ambiguous in {self.path}")
+            raise RunnerError(
+                f"game id prefix {game_id!r} is ambiguous in {self.path}: give more of the id"
+            )
         row = rows[0]
-        record = GameRecord.from_json(json.loads(row[10])) if row[10] is not None else None
-        return StoredGame(_planned(row[:10]), record, row[11])
+        return StoredGame(self._planned(row[:10]), self._record(row[10], row[0]), row[11])
 
     def rules_options(self, rules_hash: str) -> dict[str, Any] | None:
-        row = self.conn.execute(
-            "SELECT options FROM rules WHERE rules_hash = ?", (rules_hash,)
-        ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        query = "SELECT options FROM rules WHERE rules_hash = ?"
+        row = next(iter(self.rows(query, (rules_hash,))), None)
+        if row is None:
+            return None
+        options = self._json(row[0], f"the rule options {rules_hash}")
+        if not isinstance(options, dict):
+            raise DatabaseError(f"{self.path} is damaged: rule options {rules_hash} unreadable")
+        return options
 
     def conflicts(self, game_ids: Iterable[str] | None = None) -> list[Conflict]:
-        rows = self.conn.execute(
+        rows = self.rows(
             "SELECT game_id, stored_digest, new_digest FROM nondeterminism ORDER BY id"
-        ).fetchall()
+        )
         wanted = set(game_ids) if game_ids is not None else None
         return [Conflict(r[0], r[1], r[2]) for r in rows if wanted is None or r[0] in wanted]
 
+
+_TOURNAMENTS = "SELECT tournament_id FROM tournaments ORDER BY run_seq DESC"
 
 _PLAN_COLUMNS = (
     "p.game_id, p.scenario, p.runners, p.nscs, p.idx, p.seed, p.rules, p.rules_hash, p.agents_hash"
@@ -311,20 +396,3 @@ def _planned(row: Sequence[Any]) -> PlannedGame:
         str(rules_hash),
         str(agents_hash),
     )
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
-        return self.conn
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        if exc_type is None:
-            self.conn.execute("COMMIT")
-        else:
-            self.conn.execute("ROLLBACK")

@@ -8,6 +8,7 @@ resumed run reports exactly what an uninterrupted one would.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from cwenv.runner.atomic import atomic_write_text
-from cwenv.runner.backends import run_tasks
-from cwenv.runner.plan import Plan, TournamentConfig, build_plan
-from cwenv.runner.play import GameTask, TaskResult
+from cwenv.runner.backends import BACKENDS, run_tasks
+from cwenv.runner.errors import RunnerError
+from cwenv.runner.extras import require
+from cwenv.runner.plan import Plan, PlannedGame, TournamentConfig, build_plan
+from cwenv.runner.play import GameTask, TaskResult, resolve_source
 from cwenv.runner.ratings import standings_json
 from cwenv.runner.store import Conflict, Store, StoredGame
 
@@ -80,22 +83,37 @@ def run_tournament(
     """
     from cwenv.runner.hashing import canonical_json
 
+    if backend not in BACKENDS:
+        raise RunnerError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    require("ratings", *(["ray"] if backend == "ray" else []))  # before any game is played
     plan = build_plan(config)
     path = Path(db)
     with Store(path) as store:
         store.write_plan(plan)
         atomic_write_text(config_path(path), canonical_json(plan.config_json()) + "\n")
-        tasks = [g.task() for g in store.missing(plan.tournament_id)]
+        hashes = _content_hashes(plan)
+        tasks = [_task(g, hashes) for g in store.missing(plan.tournament_id)]
         missing = len(tasks)
         if recheck > 0:
             done = [g for g in store.games(plan.tournament_id) if g.record is not None]
-            tasks += [g.game.task() for g in done[:recheck]]
+            tasks += [_task(g.game, hashes) for g in done[:recheck]]
         if on_start is not None:
             on_start(len(plan.games) + (len(tasks) - missing), len(plan.games) - missing)
         conflicts = _play(store, tasks, jobs, backend, ray_address, batch, flush_seconds, on_game)
         games = store.games(plan.tournament_id)
         all_conflicts = store.conflicts(g.game.game_id for g in games)
     return TournamentRun(plan, path, games, missing, len(tasks) - missing, conflicts, all_conflicts)
+
+
+def _content_hashes(plan: Plan) -> dict[str, str]:
+    """Scenario source (as stored in the plan) → its content hash."""
+    return {resolve_source(s): c.hash for s, c in (plan.content or {}).items()}
+
+
+def _task(game: PlannedGame, hashes: dict[str, str]) -> GameTask:
+    """The game's task, carrying the scenario's content hash: a worker that loads a file
+    edited after planning refuses to play it instead of mixing two versions."""
+    return dataclasses.replace(game.task(), content=hashes.get(game.scenario))
 
 
 def _play(
@@ -108,21 +126,32 @@ def _play(
     flush_seconds: float,
     on_game: Callable[[], None] | None,
 ) -> list[Conflict]:
-    """The single writer: collect results, commit them in batches, flush on the way out."""
+    """The single writer: collect results, commit them in batches, flush on the way out.
+
+    When playing or saving fails, the games finished so far are still saved; if that last
+    save fails too (a full disk), the first error is the one reported."""
     conflicts: list[Conflict] = []
     pending: list[TaskResult] = []
     last = time.monotonic()
     results = run_tasks(tasks, jobs=jobs, backend=backend, ray_address=ray_address)
+    failed = False
     try:
         for result in results:
             pending.append(result)
             if on_game is not None:
                 on_game()
             if len(pending) >= batch or time.monotonic() - last >= flush_seconds:
-                conflicts += store.write_results(pending)
-                pending = []
+                batch_now, pending = pending, []
+                conflicts += store.write_results(batch_now)
                 last = time.monotonic()
+    except BaseException:
+        failed = True
+        raise
     finally:
         results.close()  # stop the workers first (on an error or Ctrl-C) …
-        conflicts += store.write_results(pending)  # … then keep every finished game
+        try:
+            conflicts += store.write_results(pending)  # … then keep every finished game
+        except RunnerError:
+            if not failed:
+                raise
     return conflicts
