@@ -13,6 +13,7 @@ from cwenv.cli import (
     advise as advise_cmd,
     agents as agents_cmd,
     fight as fight_cmd,
+    games as games_cmd,
     odds as odds_cmd,
     play as play_cmd,
     replay as replay_cmd,
@@ -44,6 +45,7 @@ app.command("replay")(replay_cmd.replay)
 app.command("train")(train_cmd.train)
 app.command("export")(train_cmd.export)
 app.add_typer(agents_cmd.app, name="agents")
+app.add_typer(games_cmd.app, name="games")
 app.add_typer(rules_cmd.app, name="rules")
 app.add_typer(scenarios_cmd.app, name="scenarios")
 app.add_typer(stress_cmd.app, name="stress")

@@ -16,6 +16,7 @@ from rich.console import Console
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.replay import (
     Replay,
+    ReplayError,
     ReplaySource,
     render_map,
     replay as run_replay,
@@ -65,10 +66,10 @@ def replay(
     try:
         source = _source(scenario, db, game, runners, nscs, seed, index, rules)
         result = run_replay(source)
+        show(console, result, show_map)
     except RunnerError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
-    show(console, result, show_map)
     for warning in source.warnings:
         typer.echo(f"Warnung: {warning}", err=True)
     if result.matches is False:
@@ -92,7 +93,8 @@ def show(console: Console, result: Replay, show_map: bool) -> None:
         for line in log.lines:
             console.print(line, markup=False)
     outcome = result.combat.outcome
-    assert outcome is not None
+    if outcome is None:  # play_combat plays to the end; a replay that did not is a bug
+        raise ReplayError(f"the replay of {source.label} stopped before the game ended")
     winner = outcome.winner.label if outcome.winner is not None else "Unentschieden"
     console.print(f"Ergebnis: {winner} nach {outcome.rounds} Runden ({outcome.reason})")
     if result.matches is True:

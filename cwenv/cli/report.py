@@ -1,4 +1,5 @@
-"""``cwenv report DB --out DIR``: Markdown report with PNG charts of a tournament."""
+"""``cwenv report DB --out DIR [--csv FILE]``: Markdown report with PNG charts of any cwenv
+results database (a tournament or a stress run), and every game as CSV."""
 
 from __future__ import annotations
 
@@ -16,10 +17,14 @@ def report(
     tournament_id: str | None = typer.Option(
         None, "--tournament", help="Tournament id (default: the one run last)."
     ),
+    csv: Path | None = typer.Option(
+        None, "--csv", help="Also write every game of the tournament to this CSV file."
+    ),
 ) -> None:
-    """Write DIR/report.md with a win-rate heatmap, a rating chart and per-scenario tables."""
+    """Write DIR/report.md with a win-rate heatmap, a rating chart, per-scenario tables and
+    the game ids; with --csv every game as one CSV row. Reads the database only."""
     try:
-        files = write_report(db, out, tournament_id)
+        files = write_report(db, out, tournament_id, csv)
     except RunnerError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None

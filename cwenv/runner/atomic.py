@@ -14,6 +14,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        with contextlib.suppress(OSError):  # mkstemp makes 0600; a report is for sharing
+            os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -25,6 +27,13 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
         raise
     _fsync_dir(target.parent)
     return target
+
+
+def _umask() -> int:
+    """The process umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | Path, text: str) -> Path:

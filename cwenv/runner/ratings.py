@@ -89,7 +89,7 @@ def openskill_ratings(games: Sequence[StoredGame], agents: Sequence[str]) -> dic
     current = {a: model.rating(name=a) for a in agents}
     for g in played(games):
         r, n = g.game.runners, g.game.nscs
-        if r not in current or n not in current:
+        if r not in current or n not in current or r == n:  # a mirror game rates nobody
             continue
         win = winner_agent(g)
         ranks = [0.0, 1.0] if win == r else [1.0, 0.0] if win == n else [0.0, 0.0]
@@ -103,7 +103,7 @@ def win_matrix(games: Sequence[StoredGame], agents: Sequence[str]) -> dict[str, 
     matrix = {a: {b: Record() for b in agents if b != a} for a in agents}
     for g in played(games):
         r, n = g.game.runners, g.game.nscs
-        if r not in matrix or n not in matrix:
+        if r not in matrix or n not in matrix or r == n:  # mirror games (stress baselines)
             continue
         win = winner_agent(g)
         for me, other in ((r, n), (n, r)):
@@ -139,10 +139,15 @@ class MatchupRow:
 
 
 def scenario_tables(games: Sequence[StoredGame]) -> dict[str, list[MatchupRow]]:
-    """Per scenario (in first-seen plan order) the runner side's record of every matchup."""
+    """Per scenario (in first-seen plan order) the runner side's record of every matchup;
+    where the games use several rule variants (``stress variants``), per scenario and
+    variant."""
     tables: dict[str, dict[tuple[str, str], MatchupRow]] = {}
+    variants = len({g.game.rules for g in games}) > 1
     for g in sorted(games, key=lambda g: g.game.ordinal):
         label = scenario_label(g.game.scenario)
+        if variants:
+            label += f" · {scenario_label(g.game.rules) if g.game.rules else 'default'}"
         rows = tables.setdefault(label, {})
         key = (g.game.runners, g.game.nscs)
         row = rows.setdefault(key, MatchupRow(*key))

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -26,10 +26,17 @@ from cwenv.runner.play import (
     resolve_source,
     rules_fingerprint,
 )
+from cwenv.runner.ratings import scenario_label
+from cwenv.runner.store import Store
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
     from cwenv.engine.state import Combat
+
+
+class ReplayError(RunnerError):
+    """A game cannot be replayed (or its replay did not come to an end)."""
+
 
 SIDE_STYLE = {Side.RUNNER: "bold green", Side.GEGNER: "bold red", Side.NEUTRAL: "bold yellow"}
 
@@ -94,14 +101,24 @@ class Replay:
 def source_from_db(db: str | Path, game_id: str) -> ReplaySource:
     """The recorded game ``game_id`` (or a unique id prefix) of a tournament database."""
     from cwenv.rules.variants import options_from_mapping
-    from cwenv.runner.store import Store
 
     with Store(db, create=False) as store:
         stored = store.game(game_id)
         recorded_rules = store.rules_options(stored.game.rules_hash)
+        recorded_content = _recorded_content(store, stored.game.game_id, stored.game.scenario)
     planned = stored.game
     game = load_game(planned.scenario, planned.rules)
     warnings: list[str] = []
+    if recorded_content is not None:
+        from cwenv.runner.content import scenario_changes, scenario_content
+
+        now = scenario_content(planned.scenario, game, planned.rules)
+        changes = scenario_changes(scenario_label(planned.scenario), recorded_content, now)
+        if changes:
+            warnings.append(
+                "the content changed since the game was recorded, so the replay may differ: "
+                + "; ".join(changes)
+            )
     found, _ = rules_fingerprint(game.options)
     if found != planned.rules_hash:
         if recorded_rules is None:
@@ -113,8 +130,6 @@ def source_from_db(db: str | Path, game_id: str) -> ReplaySource:
         )
     if stored.record is None:
         warnings.append(f"game {planned.game_id} has no recorded result yet")
-    from cwenv.runner.ratings import scenario_label
-
     label = (
         f"{scenario_label(planned.scenario)} · Runner: {planned.runners} · "
         f"NSC: {planned.nscs} · Spiel {planned.index} · Seed {planned.seed}"
@@ -129,6 +144,19 @@ def source_from_db(db: str | Path, game_id: str) -> ReplaySource:
         planned.game_id,
         tuple(warnings),
     )
+
+
+def _recorded_content(store: Store, game_id: str, scenario: str) -> dict[str, Any] | None:
+    """The content of ``scenario`` as recorded by a tournament holding the game (None: a
+    stress run or an older database that did not record it)."""
+    for (tid,) in store.rows("SELECT tournament_id FROM entries WHERE game_id = ?", (game_id,)):
+        content = store.tournament_config(str(tid)).get("content")
+        if not isinstance(content, dict):
+            continue
+        for spec, recorded in content.items():
+            if scenario_label(str(spec)) == scenario_label(scenario) and isinstance(recorded, dict):
+                return recorded
+    return None
 
 
 def source_from_scenario(
