@@ -45,8 +45,8 @@ def test_the_shipped_bundle_is_small_and_names_its_scenario(name: str) -> None:
     assert sum(p.stat().st_size for p in folder.iterdir()) < 5_000_000
     bundle = load_bundle(folder)  # checks the manifest, the shapes and the sha256
     assert bundle.manifest.scenario == scenario and bundle.manifest.side == "gegner"
-    assert bundle.manifest.training["move_radius"] == move
-    assert bundle.manifest.training["drag_radius"] == drag
+    assert bundle.manifest.training.move_radius == move
+    assert bundle.manifest.training.drag_radius == drag
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))

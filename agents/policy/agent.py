@@ -2,12 +2,20 @@
 
 The bundle's numpy network sees exactly what the Gymnasium env showed it in training:
 the env's own encoders turn the decision into the observation dict and the action mask,
-and decode the chosen index back into the engine's action. Torch is not imported.
+and decode the chosen index back into the engine's action. Neither torch nor gymnasium
+is imported.
+
+At use the bundle is checked against the game: one it cannot play (the scenario does not
+fit its action window, the env's layout or observation keys differ) raises
+:class:`PolicyMismatchError`, a :class:`BundleError`; a scenario, rule variant or side
+other than the one it was trained for plays, with one :class:`PolicyMismatchWarning`
+per bundle and difference in a process.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,19 +28,99 @@ from cwenv.engine.actions import Action
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
+    from cwenv.engine.state import Combat
     from cwenv.envs.session import Session
 
 _BUNDLES: dict[Path, PolicyBundle] = {}
+_WARNED: set[tuple[str, str]] = set()
+_TRAINED_GAMES: dict[tuple[str, str | None], Game | None] = {}
+
+
+class PolicyMismatchError(BundleError):
+    """The policy cannot play this game (its action window or encoding does not fit)."""
+
+
+class PolicyMismatchWarning(UserWarning):
+    """The policy plays a scenario, rule variant or side it was not trained for."""
 
 
 def cached_bundle(path: str | Path) -> PolicyBundle:
     """Load a bundle once per process (tournament games build fresh agents every game)."""
-    key = Path(path).resolve()
+    try:
+        key = Path(path).resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python < 3.13)
+        raise BundleError(f"{path}: cannot resolve the path ({exc})") from None
     bundle = _BUNDLES.get(key)
     if bundle is None:
-        bundle = load_bundle(key)
+        bundle = load_bundle(path)  # messages name the path as the user wrote it
         _BUNDLES[key] = bundle
     return bundle
+
+
+def _warn_once(bundle: PolicyBundle, what: str, message: str) -> None:
+    key = (str(bundle.path), what)
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(f"{bundle.path}: {message}", PolicyMismatchWarning, stacklevel=3)
+
+
+def _trained_game(scenario: str, variant: str | None) -> Game | None:
+    """The game the bundle was trained on, if it can be loaded here (else None)."""
+    key = (scenario, variant)
+    if key not in _TRAINED_GAMES:
+        from cwenv.content import load_scenario
+
+        try:
+            _TRAINED_GAMES[key] = load_scenario(scenario, rules=variant)
+        except (ValueError, OSError):  # ConfigError: renamed or absent here
+            _TRAINED_GAMES[key] = None
+    return _TRAINED_GAMES[key]
+
+
+def fitted_session(bundle: PolicyBundle, game: Game) -> Session:
+    """The env session through which ``bundle`` plays ``game``, or PolicyMismatchError."""
+    from cwenv.envs.errors import LimitError
+    from cwenv.envs.observe import SHAPES
+    from cwenv.envs.session import Session
+
+    m = bundle.manifest
+    trained = f"trained on {m.scenario!r} with move_radius {m.training.move_radius}, " + (
+        f"drag_radius {m.training.drag_radius}"
+    )
+    try:
+        session = Session(
+            game, move_radius=m.training.move_radius, drag_radius=m.training.drag_radius
+        )
+    except LimitError as exc:
+        raise PolicyMismatchError(
+            f"{bundle.path}: cannot play {game.name!r} ({trained}; its action window is "
+            f"fixed): {exc}"
+        ) from None
+    if session.layout.size != m.action_size:
+        raise PolicyMismatchError(
+            f"{bundle.path}: the policy has {m.action_size} actions, the env layout "
+            f"{session.layout.size}; the action encoding changed"
+        )
+    ours = {k.name: tuple(k.shape) for k in m.observation}
+    if ours != SHAPES:
+        raise PolicyMismatchError(
+            f"{bundle.path}: observation keys {ours} do not match the env's {SHAPES}; "
+            "the observation encoding changed"
+        )
+    known = _trained_game(m.scenario, m.rules.variant)
+    if known is None:
+        if m.scenario != game.name:
+            _warn_once(bundle, f"scenario {game.name}", f"{trained}, plays {game.name!r}")
+    elif known.name != game.name:
+        _warn_once(bundle, f"scenario {game.name}", f"{trained}, plays {game.name!r}")
+    elif known.options != game.options:
+        _warn_once(
+            bundle,
+            f"rules {game.name}",
+            f"trained with rule variant {m.rules.variant or '(none)'}, plays "
+            f"{game.name!r} with other rule options",
+        )
+    return session
 
 
 class PolicyAgent:
@@ -40,46 +128,49 @@ class PolicyAgent:
 
     description = "ein trainiertes Netz (Policy-Bündel), gerechnet mit numpy"
 
-    def __init__(self, bundle: PolicyBundle, *, sample: bool = False) -> None:
+    def __init__(self, bundle: PolicyBundle, *, sample: bool = False, warn: bool = True) -> None:
         self.bundle = bundle
         self.sample = sample
+        self.warn = warn  # off for self-play snapshots, which play the other side on purpose
         self.name = f"policy:{bundle.path}"
         self.config = {
             "bundle": str(bundle.path),
             "sha256": bundle.manifest.weights_sha256,
             "sample": sample,
         }
-        self._sessions: dict[int, Session] = {}
-        self._steps: dict[int, int] = {}
+        # The objects themselves are held (not their id(): a freed combat's id is reused
+        # by the next one, which would inherit the step count).
+        self._game: Game | None = None
+        self._session_for_game: Session | None = None
+        self._combat: Combat | None = None
+        self._step = 0
+
+    def prepare(self, game: Game) -> None:
+        """Check now that the policy can play ``game`` (PolicyMismatchError if not)."""
+        self._session(game)
 
     def _session(self, game: Game) -> Session:
-        from cwenv.envs.session import Session
-
-        session = self._sessions.get(id(game))
-        if session is None:
-            training = self.bundle.manifest.training
-            session = Session(
-                game,
-                move_radius=_int(training.get("move_radius"), 24),
-                drag_radius=_int(training.get("drag_radius"), 8),
-            )
-            if session.layout.size != self.bundle.manifest.action_size:
-                raise BundleError(
-                    f"{self.bundle.path}: the policy has "
-                    f"{self.bundle.manifest.action_size} actions, the env layout "
-                    f"{session.layout.size}; the action encoding changed"
-                )
-            self._sessions = {id(game): session}
-        return session
+        if self._session_for_game is None or game is not self._game:
+            self._session_for_game = fitted_session(self.bundle, game)
+            self._game = game
+        return self._session_for_game
 
     def observation(self, view: DecisionView) -> tuple[dict[str, Any], np.ndarray, Any]:
         """The observation dict, the action mask and the encoded decision for ``view``."""
         combat = view.combat
         session = self._session(view.game)
+        side = view.fighter.side.label.lower()
+        if self.warn and side != self.bundle.manifest.side:
+            _warn_once(
+                self.bundle,
+                f"side {side}",
+                f"trained for the {self.bundle.manifest.side} side, plays the {side} side",
+            )
         enc = session.encode(combat)
-        key = id(combat)
-        step = self._steps.get(key, 0)
-        self._steps = {key: step + 1}
+        if combat is not self._combat:
+            self._combat, self._step = combat, 0
+        step = self._step
+        self._step += 1
         obs = session.observe(combat, enc.fighter, enc, step)
         return obs, enc.mask, enc
 
@@ -103,8 +194,11 @@ class PolicyAgent:
     score_kind = "Wahrscheinlichkeit"
 
 
-def _int(value: object, default: int) -> int:
-    return value if isinstance(value, int) else default
+def check_fits(agents: Sequence[object], game: Game) -> None:
+    """Before a game starts: PolicyMismatchError if a policy agent cannot play ``game``."""
+    for agent in agents:
+        if isinstance(agent, PolicyAgent):
+            agent.prepare(game)
 
 
 def policy_agent(spec: str) -> PolicyAgent:

@@ -2,76 +2,71 @@
 
 A bundle is a folder::
 
-    manifest.json        what the network is, what it was trained on, the weights' sha256
+    manifest.json        what the network is, what it was trained on, the checksums
     policy.safetensors   the weights (no pickled code can hide in this format)
 
-Loading checks the manifest against a pydantic model (layer kinds and activations from an
-allow-list), the sha256 of the weights file, the safetensors header, every tensor's shape
-against the manifest, and that all values are finite. Nothing is unpickled, and torch is
-not needed: inference is a few numpy matrix products.
+Loading checks the manifest against a strict pydantic model (:mod:`agents.policy.manifest`:
+every field typed and bounded, layer kinds and activations from an allow-list), the
+checksum of the whole manifest and the sha256 of the weights file, the safetensors header
+(float32 only, every tensor's shape against the manifest, before any tensor is read), and
+that all values are finite. Only regular files are read, with a size limit. Nothing is
+unpickled, and torch is not needed: inference is a few numpy matrix products.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
+
+from agents.policy.manifest import (
+    DIGEST_FIELD,
+    FORMAT_VERSION,
+    MAX_MANIFEST_BYTES,
+    MAX_PARAMETERS,
+    Activation,
+    BundleRules,
+    Layer,
+    Manifest,
+    ObservationKey,
+    TrainingInfo,
+    manifest_digest,
+    parse_manifest_json,
+)
+
+__all__ = [
+    "MANIFEST",
+    "WEIGHTS",
+    "Activation",
+    "BundleError",
+    "BundleRules",
+    "Layer",
+    "Manifest",
+    "ObservationKey",
+    "PolicyBundle",
+    "TrainingInfo",
+    "load_bundle",
+    "manifest_digest",
+    "sha256_of",
+    "upgrade_bundle",
+    "write_bundle",
+]
 
 MANIFEST = "manifest.json"
 WEIGHTS = "policy.safetensors"
+MAX_WEIGHTS_BYTES = MAX_PARAMETERS * 4 + (1 << 20)  # float32 weights plus a header
 
-Activation = Literal["tanh", "relu", "identity"]
 F32 = NDArray[np.float32]
 
 
 class BundleError(ValueError):
     """A policy bundle is missing, malformed, tampered with or does not fit the env."""
-
-
-class ObservationKey(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    shape: list[int] = Field(min_length=1)
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
-
-
-class Layer(BaseModel):
-    """A dense layer ``y = act(x @ W.T + b)``; tensors ``<name>.weight`` and ``<name>.bias``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(pattern=r"^[a-z_][a-z0-9_.]*$")
-    kind: Literal["linear"] = "linear"
-    in_features: int = Field(gt=0)
-    out_features: int = Field(gt=0)
-    activation: Activation
-
-
-class Manifest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    format: Literal["cwenv-policy"] = "cwenv-policy"
-    format_version: Literal[1] = 1
-    algorithm: Literal["MaskablePPO"]
-    observation_encoding: int = Field(ge=1)
-    action_encoding: int = Field(ge=1)
-    action_size: int = Field(gt=0)
-    observation: list[ObservationKey] = Field(min_length=1)
-    policy: list[Layer] = Field(min_length=1)
-    scenario: str
-    side: str
-    rules: dict[str, object] = Field(default_factory=dict)
-    training: dict[str, object] = Field(default_factory=dict)
-    weights_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 
 def sha256_of(path: Path) -> str:
@@ -152,29 +147,65 @@ class PolicyBundle:
         return int(rng.choice(mask.size, p=self.probabilities(obs, mask)))
 
 
+def _regular_file(path: Path, limit: int) -> int:
+    """The size of ``path``, a regular file of at most ``limit`` bytes, or BundleError
+    (missing, a symlink loop, a device or FIFO that would block or never end, too big)."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise BundleError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise BundleError(f"{path}: not a regular file")
+    if info.st_size > limit:
+        raise BundleError(f"{path}: {info.st_size} bytes; the limit is {limit}")
+    return info.st_size
+
+
+def _read_manifest(path: Path) -> tuple[Manifest, dict[str, object]]:
+    _regular_file(path, MAX_MANIFEST_BYTES)
+    try:
+        raw = path.read_bytes()
+        data = parse_manifest_json(raw[: MAX_MANIFEST_BYTES + 1])
+    except OSError as exc:
+        raise BundleError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise BundleError(f"{path}: {exc}") from None
+    try:
+        manifest = Manifest.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
+            for e in exc.errors(include_url=False)
+        )
+        raise BundleError(f"{path}: {problems}") from None
+    return manifest, data
+
+
 def load_bundle(folder: str | Path) -> PolicyBundle:
     """Load and verify a bundle folder; raise :class:`BundleError` saying what is wrong."""
     path = Path(folder)
+    try:
+        if not path.is_dir():
+            raise BundleError(f"{path}: not a policy bundle folder (no such directory)")
+    except OSError as exc:  # e.g. a symlink loop on some platforms
+        raise BundleError(f"{path}: cannot read ({exc.strerror or exc})") from None
     manifest_path = path / MANIFEST
     weights_path = path / WEIGHTS
-    if not manifest_path.is_file():
-        raise BundleError(f"{path}: no {MANIFEST}")
-    if not weights_path.is_file():
-        raise BundleError(f"{path}: no {WEIGHTS}")
-    try:
-        manifest = Manifest.model_validate_json(manifest_path.read_bytes())
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+    manifest, data = _read_manifest(manifest_path)
+    if manifest.format_version >= 2 and manifest.manifest_sha256 is None:
+        raise BundleError(f"{manifest_path}: {DIGEST_FIELD}: format_version 2 needs it")
+    if manifest.format_version >= 2 and manifest_digest(data) != manifest.manifest_sha256:
+        raise BundleError(
+            f"{manifest_path}: the manifest's checksum ({DIGEST_FIELD}) does not match its "
+            "content; the manifest was edited"
         )
-        raise BundleError(f"{manifest_path}: {problems}") from None
+    _regular_file(weights_path, MAX_WEIGHTS_BYTES)
     actual = sha256_of(weights_path)
     if actual != manifest.weights_sha256:
         raise BundleError(
             f"{weights_path}: sha256 {actual} does not match the manifest "
             f"({manifest.weights_sha256}); the weights were changed"
         )
-    tensors = _read_safetensors(weights_path)
     expected: dict[str, tuple[int, ...]] = {}
     width = sum(k.size for k in manifest.observation)
     for layer in manifest.policy:
@@ -191,52 +222,100 @@ def load_bundle(folder: str | Path) -> PolicyBundle:
             f"{manifest_path}: the last layer gives {width} logits; "
             f"the action space has {manifest.action_size}"
         )
-    if set(tensors) != set(expected):
-        raise BundleError(
-            f"{weights_path}: tensors {sorted(tensors)} do not match the "
-            f"manifest's layers {sorted(expected)}"
-        )
-    for name, shape in expected.items():
-        if tensors[name].shape != shape:
-            raise BundleError(
-                f"{weights_path}: {name} has shape {tensors[name].shape}, the manifest says {shape}"
-            )
-        if not np.isfinite(tensors[name]).all():
-            raise BundleError(f"{weights_path}: {name} holds non-finite values")
+    tensors = read_float32_tensors(weights_path, expected, BundleError)
     return PolicyBundle(manifest, tensors, path)
 
 
-def _read_safetensors(path: Path) -> dict[str, F32]:
-    """Parse a safetensors file with the safetensors library's numpy reader (no pickle)."""
-    from safetensors import SafetensorError
-    from safetensors.numpy import load_file
+def read_float32_tensors(
+    path: Path, expected: dict[str, tuple[int, ...]] | None, error: type[ValueError]
+) -> dict[str, F32]:
+    """The tensors of a safetensors file, read by the safetensors library (no pickle).
 
-    try:
-        raw = load_file(str(path))
-    except (SafetensorError, OSError, ValueError) as exc:
-        raise BundleError(f"{path}: not a valid safetensors file ({exc})") from None
+    The header is checked before any tensor is read: exactly the ``expected`` names (any
+    names when None), each float32 (numpy has no bfloat16, and a policy computes in
+    float32) with the expected shape; then every value must be finite. Problems raise
+    ``error`` naming the file."""
+    from safetensors import SafetensorError, safe_open
+
     out: dict[str, F32] = {}
-    for name, array in raw.items():
-        if array.dtype != np.float32:
-            raise BundleError(f"{path}: {name} is {array.dtype}, expected float32")
-        out[name] = array
+    try:
+        with safe_open(str(path), framework="numpy") as f:
+            names = set(f.keys())
+            if expected is not None and names != set(expected):
+                raise error(
+                    f"{path}: tensors {sorted(names)} do not match the expected {sorted(expected)}"
+                )
+            for name in sorted(names):
+                part = f.get_slice(name)
+                if part.get_dtype() != "F32":
+                    raise error(f"{path}: {name} is {part.get_dtype()}; only F32 is supported")
+                shape = tuple(part.get_shape()) if expected is None else expected[name]
+                if tuple(part.get_shape()) != shape:
+                    raise error(
+                        f"{path}: {name} has shape {tuple(part.get_shape())}, expected {shape}"
+                    )
+                array = f.get_tensor(name)
+                if not np.isfinite(array).all():
+                    raise error(f"{path}: {name} holds non-finite values")
+                out[name] = array
+    except (SafetensorError, OSError, TypeError) as exc:
+        raise error(f"{path}: not a valid safetensors file ({exc})") from None
+    except ValueError as exc:
+        if isinstance(exc, error):
+            raise
+        raise error(f"{path}: not a valid safetensors file ({exc})") from None
     return out
 
 
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    tmp.replace(path)
+
+
+def _manifest_bytes(manifest: Manifest) -> bytes:
+    """The manifest as written, version 2, with its checksum filled in."""
+    data = manifest.model_dump(mode="json")
+    data["format_version"] = FORMAT_VERSION
+    data[DIGEST_FIELD] = None
+    data[DIGEST_FIELD] = manifest_digest(data)
+    Manifest.model_validate(data)  # what is written must load
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
 def write_bundle(folder: str | Path, manifest: Manifest, tensors: dict[str, F32]) -> Path:
-    """Write weights and manifest (the manifest's sha256 is filled in here)."""
-    from safetensors.numpy import save_file
+    """Write weights and manifest (format 2: both checksums are filled in here), each
+    file atomically (a crash leaves the old file or the new one, never half of one)."""
+    from safetensors.numpy import save
 
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
-    weights_path = path / WEIGHTS
-    save_file(
-        {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in tensors.items()},
-        str(weights_path),
+    weights = save({k: np.ascontiguousarray(v, dtype=np.float32) for k, v in tensors.items()})
+    _atomic_write(path / WEIGHTS, weights)
+    final = manifest.model_copy(
+        update={"weights_sha256": hashlib.sha256(weights).hexdigest(), "manifest_sha256": None}
     )
-    final = manifest.model_copy(update={"weights_sha256": sha256_of(weights_path)})
-    (path / MANIFEST).write_text(
-        json.dumps(final.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n",
-        encoding="utf-8",
-    )
+    _atomic_write(path / MANIFEST, _manifest_bytes(final))
     return path
+
+
+def upgrade_bundle(folder: str | Path) -> Path:
+    """Rewrite a format-1 manifest as format 2 (issue #19): the bundle is first verified
+    by the old rule (weights sha256), then the manifest gets its own checksum. The weights
+    file is not touched."""
+    bundle = load_bundle(folder)
+    _atomic_write(bundle.path / MANIFEST, _manifest_bytes(bundle.manifest))
+    load_bundle(folder)
+    return bundle.path
+
+
+if __name__ == "__main__":  # python -m agents.policy.bundle upgrade FOLDER...
+    import sys
+
+    if len(sys.argv) < 3 or sys.argv[1] != "upgrade":
+        sys.exit("usage: python -m agents.policy.bundle upgrade FOLDER...")
+    for name in sys.argv[2:]:
+        print("upgraded", upgrade_bundle(name))

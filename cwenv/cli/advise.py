@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from agents.policy.agent import check_fits
+from agents.policy.bundle import BundleError
 from agents.registry import UnknownAgentError, make_agent
 from cwenv.play.advise import advise, load_situation
 from cwenv.yamlio import ConfigError
@@ -22,7 +24,8 @@ def advise_cmd(
     try:
         _, combat, _ = load_situation(situation)
         chosen_agent = make_agent(agent)
-    except (ConfigError, UnknownAgentError) as exc:
+        check_fits([chosen_agent], combat.game)  # a policy that cannot play it: say so
+    except (ConfigError, UnknownAgentError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     if combat.outcome is not None:  # nothing to advise: say who won and why

@@ -5,6 +5,8 @@ from __future__ import annotations
 import typer
 
 from agents.base import play_out
+from agents.policy.agent import check_fits
+from agents.policy.bundle import BundleError
 from agents.registry import UnknownAgentError, make_agent
 from cwenv.engine.narration import narrate
 from cwenv.model.types import Side
@@ -26,7 +28,8 @@ def fight(
     try:
         game = load_scenario(scenario, rules=rules)
         runner_agent, nsc_agent = make_agent(runners), make_agent(nscs)
-    except (ConfigError, UnknownAgentError) as exc:
+        check_fits([runner_agent, nsc_agent], game)  # a policy that cannot play it: say so
+    except (ConfigError, UnknownAgentError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     combat = game.new_combat(seed)

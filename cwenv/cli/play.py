@@ -7,6 +7,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from agents.policy.agent import check_fits
+from agents.policy.bundle import BundleError
 from agents.registry import UnknownAgentError
 from cwenv.play.session import HUMAN, DiceMode, PlaySession, SavedGame, load_game, read_saved
 from cwenv.play.tui import SAVE_SUFFIXES, Prompt, QuitRequested, TerminalGame
@@ -56,7 +58,8 @@ def play(
         # up; a loaded one replays its saved dice and asks only once it is running.
         ask = prompt.ask_die if doc is None and saved.dice is DiceMode.TABLE else None
         session = PlaySession(game, saved, ask, source=doc or "command line")
-    except (ConfigError, UnknownAgentError) as exc:
+        check_fits(list(session.agents.values()), game)  # a policy that cannot play it: say so
+    except (ConfigError, UnknownAgentError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except (QuitRequested, KeyboardInterrupt):  # while setting up: nothing happened yet

@@ -1,47 +1,48 @@
 """Gymnasium and PettingZoo environments on top of the engine (issue #4).
 
 ``gymnasium.make("cwenv/Kampfrunde-v0")`` (registered when ``cwenv`` and gymnasium are
-both imported, in either order) plays the 4v4 ``feuergefecht`` for the Gegner side against
-the default doctrine; :class:`KampfrundeAEC` makes every fighter a PettingZoo agent (loaded
-on first use, so the Gymnasium env works without PettingZoo). See ``docs/env.md``.
+both imported, in either order, by the import hook in :mod:`cwenv`) plays the 4v4
+``feuergefecht`` for the Gegner side against the default doctrine; :class:`KampfrundeAEC`
+makes every fighter a PettingZoo agent. See ``docs/env.md``.
+
+Nothing here is imported eagerly: the encoders (``session``, ``layout``, ``observe``) need
+numpy only, so a ``policy:`` bundle plays without gymnasium installed; the Gymnasium env
+and its error types load on first use of their names.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
-from cwenv import ENV_ID, register_envs
-from cwenv.envs.errors import EncodingError, EnvError, InvalidActionError, LimitError
-from cwenv.envs.kampfrunde import KampfrundeEnv
-from cwenv.envs.layout import ActionLayout
-from cwenv.envs.rewards import RewardConfig, load_reward_config
-
-register_envs()
-
-_PETTINGZOO = ("KampfrundeAEC", "KampfrundeParallel", "env", "parallel_env", "raw_env")
+_WHERE = {
+    "ENV_ID": "cwenv",
+    "register_envs": "cwenv",
+    "EncodingError": "cwenv.envs.errors",
+    "EnvError": "cwenv.envs.errors",
+    "InvalidActionError": "cwenv.envs.errors",
+    "LimitError": "cwenv.envs.errors",
+    "KampfrundeEnv": "cwenv.envs.kampfrunde",  # imports gymnasium
+    "ActionLayout": "cwenv.envs.layout",
+    "RewardConfig": "cwenv.envs.rewards",
+    "load_reward_config": "cwenv.envs.rewards",
+    "KampfrundeAEC": "cwenv.envs.aec",  # imports pettingzoo
+    "KampfrundeParallel": "cwenv.envs.aec",
+    "env": "cwenv.envs.aec",
+    "parallel_env": "cwenv.envs.aec",
+    "raw_env": "cwenv.envs.aec",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _PETTINGZOO:
-        from cwenv.envs import aec
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cwenv.envs' has no attribute {name!r}")
+    return getattr(import_module(module), name)
 
-        return getattr(aec, name)
-    raise AttributeError(f"module 'cwenv.envs' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
 
 
-__all__ = [
-    "ENV_ID",
-    "ActionLayout",
-    "EncodingError",
-    "EnvError",
-    "InvalidActionError",
-    "KampfrundeAEC",
-    "KampfrundeEnv",
-    "KampfrundeParallel",
-    "LimitError",
-    "RewardConfig",
-    "env",
-    "load_reward_config",
-    "parallel_env",
-    "raw_env",
-]
+__all__ = sorted(_WHERE)
