@@ -15,10 +15,20 @@ import yaml
 import cwenv  # noqa: F401  (registers the env)
 from agents.base import DecisionView
 from agents.policy.agent import PolicyAgent
-from agents.policy.bundle import MANIFEST, WEIGHTS, BundleError, load_bundle, sha256_of
+from agents.policy.bundle import (
+    MANIFEST,
+    WEIGHTS,
+    BundleError,
+    load_bundle,
+    manifest_digest,
+    sha256_of,
+)
+from agents.training.checkpoint import read_checkpoint
 from agents.training.config import load_training_config
 from agents.training.export import torch_logits
-from agents.training.train import export_run, latest_checkpoint, train
+from agents.training.restore import restore_model
+from agents.training.runs import load_run_config
+from agents.training.train import build_model, export_run, latest_checkpoint, train
 from cwenv.content import load_scenario
 from cwenv.yamlio import ConfigError
 
@@ -54,19 +64,20 @@ def test_resume_continues_from_the_last_checkpoint(smoke_run: Path, tmp_path: Pa
         train(longer, runs=runs)
     run = train(longer, runs=runs, resume=True)
     last = latest_checkpoint(run)
-    assert last is not None and last.name == "model_0000001024.zip"
+    assert last is not None and last.name == "step_0000001024"
     manifest = json.loads((run / "bundle" / MANIFEST).read_text())
     assert manifest["training"]["timesteps"] == 1024
 
 
 def test_numpy_inference_matches_sb3_on_1000_observations(smoke_run: Path) -> None:
-    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
     checkpoint = latest_checkpoint(smoke_run)
     assert checkpoint is not None
-    model = MaskablePPO.load(str(checkpoint))
-    bundle = load_bundle(smoke_run / "bundle")
     env = gym.make("cwenv/Kampfrunde-v0", scenario="duell", opponent="random")
+    model = build_model(load_run_config(smoke_run), DummyVecEnv([lambda: env]))
+    restore_model(model, read_checkpoint(checkpoint))  # the checkpoint's own tensors
+    bundle = load_bundle(smoke_run / "bundle")
     obs, _ = env.reset(seed=3)
     rng = np.random.default_rng(3)
     agree = 0
@@ -128,6 +139,7 @@ def test_tampered_bundles_are_rejected(smoke_run: Path, tmp_path: Path) -> None:
     (pickled / WEIGHTS).write_bytes(pickle.dumps({"pi.0.weight": np.zeros(3)}))
     manifest = json.loads((pickled / MANIFEST).read_text())
     manifest["weights_sha256"] = sha256_of(pickled / WEIGHTS)
+    manifest["manifest_sha256"] = manifest_digest(manifest)  # a forger recomputes both
     (pickled / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(BundleError, match="not a valid safetensors file"):
         load_bundle(pickled)
@@ -138,8 +150,8 @@ def test_export_cli_writes_a_loadable_bundle(smoke_run: Path, tmp_path: Path) ->
     bundle = load_bundle(out)
     assert bundle.manifest.scenario == "duell" and bundle.manifest.side == "gegner"
     early = load_bundle(export_run(smoke_run, tmp_path / "early", timesteps=256))
-    assert early.manifest.training["checkpoint"] == "model_0000000256.zip"
-    assert bundle.manifest.training["checkpoint"] == "model_0000000512.zip"
+    assert early.manifest.training.checkpoint == "step_0000000256"
+    assert bundle.manifest.training.checkpoint == "step_0000000512"
     with pytest.raises(FileNotFoundError, match="have: 256, 512"):
         export_run(smoke_run, tmp_path / "none", timesteps=300)
 
@@ -157,18 +169,19 @@ def test_training_config_errors_name_the_field(tmp_path: Path) -> None:
 
 
 def test_init_policy_warm_starts_a_fresh_run_from_a_bundle(smoke_run: Path, tmp_path: Path) -> None:
-    """With a zero learning rate the run's exported actor is exactly the bundle it began from."""
+    """With a vanishing learning rate (a zero one is a config error) the run's exported
+    actor is the bundle it began from (Adam moves a weight by at most about 1e-30)."""
     data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
     data.update(name="warm", init_policy=str(smoke_run / "bundle"), total_timesteps=256)
-    data["hyperparams"]["learning_rate"] = 0.0
+    data["hyperparams"]["learning_rate"] = 1e-30
     data["league"]["self_play"] = 0.0
     config = tmp_path / "warm.yaml"
     config.write_text(yaml.safe_dump(data), encoding="utf-8")
     run = train(config, runs=tmp_path / "runs")
     start, end = load_bundle(smoke_run / "bundle"), load_bundle(run / "bundle")
     for (w0, b0, a0), (w1, b1, a1) in zip(start.layers(), end.layers(), strict=True):
-        np.testing.assert_array_equal(w0, w1)
-        np.testing.assert_array_equal(b0, b1)
+        np.testing.assert_allclose(w0, w1, rtol=0, atol=1e-20)
+        np.testing.assert_allclose(b0, b1, rtol=0, atol=1e-20)
         assert a0 == a1
 
 
@@ -178,5 +191,6 @@ def test_init_policy_with_another_network_is_refused(smoke_run: Path, tmp_path: 
     data["hyperparams"]["net_arch"] = [48, 48]
     config = tmp_path / "wide.yaml"
     config.write_text(yaml.safe_dump(data), encoding="utf-8")
-    with pytest.raises(BundleError, match="net_arch"):
+    with pytest.raises(ConfigError, match=r"init_policy: .*net_arch"):  # before torch starts
         train(config, runs=tmp_path / "runs")
+    assert not (tmp_path / "runs" / "wide").exists()

@@ -2,135 +2,164 @@
 
 A file in ``configs/training/`` names the scenario, the controlled side, the reward, the
 league of opponents, the evaluation schedule and any MaskablePPO hyperparameters that
-differ from :data:`DEFAULT_HYPERPARAMS`. The resolved configuration (every default filled
-in) is saved beside the run's results.
+differ from :class:`Hyperparams`' defaults. The resolved configuration (every default
+filled in) is saved beside the run's results.
+
+The models are strict (no ``'4'`` → 4, no ``yes`` → true) and every number has a range, so
+that a mistake is reported with its file, line and field before torch is imported;
+:func:`load_training_config` also resolves every name the file refers to (scenario, rule
+variant, reward, league and evaluation agents, ``init_policy``) without playing a game
+(:mod:`agents.training.preflight`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
+from cwenv.content.errors import Origin, validate
 from cwenv.yamlio import ConfigError, read_yaml_file
 
-DEFAULT_HYPERPARAMS: dict[str, Any] = {
-    "learning_rate": 3e-4,
-    "n_steps": 256,
-    "batch_size": 256,
-    "n_epochs": 4,
-    "gamma": 0.99,
-    "gae_lambda": 0.95,
-    "clip_range": 0.2,
-    "ent_coef": 0.01,
-    "vf_coef": 0.5,
-    "max_grad_norm": 0.5,
-    "net_arch": [128, 128],
-    "activation": "tanh",
-}
-"""MaskablePPO settings that held up on this machine: 8 envs in one process, batch 256."""
+MAX_TIMESTEPS = 10**12
+MAX_TORCH_THREADS = 256
+"""A sane cap (not ``os.cpu_count()``: a config must mean the same on every machine)."""
 
-HYPERPARAM_TYPES = {
-    "learning_rate": float,
-    "n_steps": int,
-    "batch_size": int,
-    "n_epochs": int,
-    "gamma": float,
-    "gae_lambda": float,
-    "clip_range": float,
-    "ent_coef": float,
-    "vf_coef": float,
-    "max_grad_norm": float,
-    "net_arch": list,
-    "activation": str,
-}
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+Width = Annotated[int, Field(ge=1, le=4096)]
+
+
+class Hyperparams(BaseModel):
+    """MaskablePPO settings; the defaults held up on this machine (8 envs, batch 256)."""
+
+    model_config = _STRICT
+
+    learning_rate: Finite = Field(3e-4, gt=0, le=1)
+    n_steps: int = Field(256, ge=1, le=1 << 20)  # per env and rollout
+    batch_size: int = Field(256, ge=1)  # at most n_steps * n_envs (checked below)
+    n_epochs: int = Field(4, ge=1, le=1000)
+    gamma: Finite = Field(0.99, gt=0, le=1)
+    gae_lambda: Finite = Field(0.95, gt=0, le=1)
+    clip_range: Finite = Field(0.2, gt=0)
+    ent_coef: Finite = Field(0.01, ge=0)
+    vf_coef: Finite = Field(0.5, ge=0)
+    max_grad_norm: Finite = Field(0.5, gt=0)
+    net_arch: list[Width] = Field(default_factory=lambda: [128, 128], min_length=1, max_length=4)
+    activation: Literal["tanh", "relu"] = "tanh"
+
+
+DEFAULT_HYPERPARAMS: dict[str, Any] = Hyperparams().model_dump()
+"""The defaults as a plain dict (kept for callers that merge settings themselves)."""
 
 
 class LeagueMember(BaseModel):
     """An opponent and how often it is drawn for an episode."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
 
-    agent: str  # an agent spec: a name, a configs/agents file, or policy:PATH
-    weight: float = Field(1.0, gt=0)
+    agent: str = Field(min_length=1)  # an agent spec: a name, a configs/agents file, policy:PATH
+    weight: Finite = Field(1.0, gt=0, le=1e6)
 
 
 class League(BaseModel):
     """Opponents drawn per episode: scripted and search agents, and frozen snapshots of the
-    learner itself (self-play) so the policy does not overfit one scripted opponent."""
+    learner itself (self-play) so the policy does not overfit one scripted opponent.
+    Snapshots live in memory only; a resumed run collects new ones."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
 
     members: list[LeagueMember] = Field(
-        default_factory=lambda: [LeagueMember(agent="greedy", weight=1.0)]
+        default_factory=lambda: [LeagueMember(agent="greedy", weight=1.0)],
+        min_length=1,
+        max_length=100,
     )
-    self_play: float = Field(0.0, ge=0, le=1)  # share of episodes against a snapshot
-    snapshot_every: int = Field(50_000, gt=0)  # timesteps between frozen snapshots
-    max_snapshots: int = Field(5, ge=1)
+    self_play: Finite = Field(0.0, ge=0, le=1)  # share of episodes against a snapshot
+    snapshot_every: int = Field(50_000, gt=0, le=MAX_TIMESTEPS)  # timesteps between snapshots
+    max_snapshots: int = Field(5, ge=1, le=100)
 
 
 class Evaluation(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
 
-    every: int = Field(25_000, gt=0)  # timesteps between evaluations
-    games: int = Field(40, gt=0)  # games per opponent
-    opponents: list[str] = Field(default_factory=lambda: ["random", "greedy"])
+    every: int = Field(25_000, gt=0, le=MAX_TIMESTEPS)  # timesteps between evaluations
+    games: int = Field(40, gt=0, le=100_000)  # games per opponent
+    opponents: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=lambda: ["random", "greedy"], min_length=1, max_length=100
+    )
 
 
 class TrainingConfig(BaseModel):
     """One training run (``cwenv train FILE``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
 
-    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=100)
     description: str = ""
-    scenario: str = "feuergefecht"
+    scenario: str = Field("feuergefecht", min_length=1)
     side: Literal["gegner", "runner"] = "gegner"
     rules: str | None = None
     reward: str | None = None  # configs/rewards/<name>.yaml or a path; None: the default
-    seed: int = 0
-    total_timesteps: int = Field(gt=0)
+    seed: int = Field(0, ge=0, lt=2**31)  # numpy and torch seeds; env rank seeds seed*1000+i
+    total_timesteps: int = Field(gt=0, le=MAX_TIMESTEPS)
     n_envs: int = Field(8, ge=1, le=64)
     vec_env: Literal["dummy", "subproc"] = "dummy"
-    torch_threads: int = Field(1, ge=1)
-    checkpoint_every: int = Field(50_000, gt=0)
-    max_steps: int = Field(3000, gt=0)  # the env's safety cap per episode
-    # The MOVE/SCHWIERIG and DRAG_TO windows (the env checks them against the scenario);
-    # a small scenario trains faster with a smaller action space.
+    torch_threads: int = Field(1, ge=1, le=MAX_TORCH_THREADS)
+    checkpoint_every: int = Field(50_000, gt=0, le=MAX_TIMESTEPS)
+    max_steps: int = Field(3000, gt=0, le=10**7)  # the env's safety cap per episode
+    # The MOVE/SCHWIERIG and DRAG_TO windows (checked against the scenario before a run
+    # starts); a small scenario trains faster with a smaller action space.
     move_radius: int = Field(24, ge=1, le=63)
     drag_radius: int = Field(8, ge=1, le=63)
     # A policy bundle (agents/policies/NAME) whose actor starts a fresh run: a safe warm
     # start from safetensors, never from another run's pickled checkpoint.
-    init_policy: str | None = None
-    hyperparams: dict[str, Any] = Field(default_factory=dict)
-    league: League = Field(default_factory=lambda: League())
-    evaluation: Evaluation = Field(default_factory=lambda: Evaluation())
-
-    @model_validator(mode="after")
-    def _known_hyperparams(self) -> TrainingConfig:
-        for key, value in self.hyperparams.items():
-            if key not in HYPERPARAM_TYPES:
-                raise ValueError(
-                    f"unknown hyperparameter {key!r}; allowed: "
-                    f"{', '.join(sorted(HYPERPARAM_TYPES))}"
-                )
-            want = HYPERPARAM_TYPES[key]
-            ok = isinstance(value, want) or (want is float and isinstance(value, int))
-            if not ok or isinstance(value, bool):
-                raise ValueError(f"hyperparameter {key!r} must be {want.__name__}")
-        if self.hyperparams.get("activation", "tanh") not in ("tanh", "relu"):
-            raise ValueError("activation must be tanh or relu")
-        return self
+    init_policy: str | None = Field(None, min_length=1)
+    hyperparams: Hyperparams = Field(default_factory=Hyperparams)
+    league: League = Field(default_factory=League)
+    evaluation: Evaluation = Field(default_factory=Evaluation)
 
     def resolved_hyperparams(self) -> dict[str, Any]:
-        return {**DEFAULT_HYPERPARAMS, **self.hyperparams}
+        return self.hyperparams.model_dump()
+
+    def resolved(self) -> dict[str, Any]:
+        """Every field with its default filled in, as plain YAML/JSON values."""
+        return self.model_dump(mode="json")
 
 
-def load_training_config(path: str | Path) -> TrainingConfig:
-    """Read and validate a training file; errors name the file, line and field."""
+def parse_training_config(where: Origin, data: Any) -> TrainingConfig:
+    """Validate a training document's data; issues are placed by ``where``."""
+    cfg = validate(TrainingConfig, where, data)
+    hyper = cfg.hyperparams
+    rollout = hyper.n_steps * cfg.n_envs
+    if rollout < 2:
+        raise ConfigError(
+            [where.issue(("hyperparams", "n_steps"), "n_steps * n_envs must be at least 2")]
+        )
+    if hyper.batch_size > rollout:
+        raise ConfigError(
+            [
+                where.issue(
+                    ("hyperparams", "batch_size"),
+                    f"{hyper.batch_size} is larger than a rollout (n_steps {hyper.n_steps} "
+                    f"* n_envs {cfg.n_envs} = {rollout}); allowed: 1..{rollout}",
+                )
+            ]
+        )
+    return cfg
+
+
+def load_training_config(path: str | Path, *, resolve: bool = True) -> TrainingConfig:
+    """Read and validate a training file; errors name the file, line and field.
+
+    With ``resolve`` (the default) every name the file refers to is looked up too
+    (:func:`agents.training.preflight.check_references`): a run that would fail on its
+    first episode fails here, before torch is imported."""
     doc = read_yaml_file(path)
-    try:
-        return TrainingConfig.model_validate(doc.data)
-    except ValidationError as exc:
-        raise ConfigError([doc.issue(tuple(e["loc"]), e["msg"]) for e in exc.errors()]) from None
+    cfg = parse_training_config(Origin(doc), doc.data)
+    if resolve:
+        from agents.training.preflight import check_references
+
+        check_references(cfg, Origin(doc))
+    return cfg

@@ -20,6 +20,10 @@ from cwenv.runner.stats import wilson_interval
 EVAL_SEED = 90_210
 
 
+class EvaluationError(RuntimeError):
+    """An evaluation game ended without an outcome (play_out stopped early)."""
+
+
 def in_memory_bundle(
     model: Any, *, scenario: str, side: str, move_radius: int, drag_radius: int
 ) -> PolicyBundle:
@@ -61,10 +65,12 @@ def evaluate(agent: PolicyAgent, game: Game, side: Side, opponent: str, games: i
         other = make_agent(opponent)
         agents = {int(s): (agent if s is side else other) for s in Side}
         play_out(combat, agents, side_rngs(seed))
-        assert combat.outcome is not None
-        if combat.outcome.winner is side:
+        outcome = combat.outcome
+        if outcome is None:
+            raise EvaluationError(f"evaluation game {i} against {opponent} did not finish")
+        if outcome.winner is side:
             wins += 1
-        elif combat.outcome.winner is None:
+        elif outcome.winner is None:
             draws += 1
     return EvalResult(opponent, games, wins, draws)
 

@@ -28,45 +28,50 @@ from agents.policy.bundle import (
 _ACTIVATIONS: dict[type[nn.Module], Activation] = {nn.Tanh: "tanh", nn.ReLU: "relu"}
 
 
-def policy_layers(policy: Any) -> tuple[list[Layer], dict[str, np.ndarray]]:
-    """The actor's dense layers and their tensors, in order."""
-    layers: list[Layer] = []
-    tensors: dict[str, np.ndarray] = {}
+def actor_layout(policy: Any) -> list[tuple[Layer, str]]:
+    """The actor's dense layers in order, each with the prefix of its tensors in the
+    policy's ``state_dict`` (``mlp_extractor.policy_net.0``, …, ``action_net``)."""
+    out: list[tuple[Layer, str]] = []
     modules = list(policy.mlp_extractor.policy_net)
     i = 0
-    index = 0
     while i < len(modules):
         module = modules[i]
         if not isinstance(module, nn.Linear):
             raise ValueError(f"unexpected module {module!r} in the policy network")
+        source = f"mlp_extractor.policy_net.{i}"
         activation: Activation = "identity"
         if i + 1 < len(modules) and type(modules[i + 1]) in _ACTIVATIONS:
             activation = _ACTIVATIONS[type(modules[i + 1])]
             i += 1
-        name = f"pi.{index}"
-        layers.append(
-            Layer(
-                name=name,
-                in_features=module.in_features,
-                out_features=module.out_features,
-                activation=activation,
-            )
+        layer = Layer(
+            name=f"pi.{len(out)}",
+            in_features=module.in_features,
+            out_features=module.out_features,
+            activation=activation,
         )
-        tensors[f"{name}.weight"] = module.weight.detach().cpu().numpy().astype(np.float32)
-        tensors[f"{name}.bias"] = module.bias.detach().cpu().numpy().astype(np.float32)
-        index += 1
+        out.append((layer, source))
         i += 1
     head = policy.action_net
-    layers.append(
-        Layer(
-            name="head",
-            in_features=head.in_features,
-            out_features=head.out_features,
-            activation="identity",
-        )
+    layer = Layer(
+        name="head",
+        in_features=head.in_features,
+        out_features=head.out_features,
+        activation="identity",
     )
-    tensors["head.weight"] = head.weight.detach().cpu().numpy().astype(np.float32)
-    tensors["head.bias"] = head.bias.detach().cpu().numpy().astype(np.float32)
+    out.append((layer, "action_net"))
+    return out
+
+
+def policy_layers(policy: Any) -> tuple[list[Layer], dict[str, np.ndarray]]:
+    """The actor's dense layers and their tensors, in order."""
+    state = policy.state_dict()
+    layers: list[Layer] = []
+    tensors: dict[str, np.ndarray] = {}
+    for layer, source in actor_layout(policy):
+        layers.append(layer)
+        for part in ("weight", "bias"):
+            value = state[f"{source}.{part}"].detach().cpu().numpy().astype(np.float32)
+            tensors[f"{layer.name}.{part}"] = value
     return layers, tensors
 
 

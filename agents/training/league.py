@@ -18,11 +18,17 @@ from agents.training.config import League
 from cwenv.engine.actions import Action
 
 
+class LeagueError(ValueError):
+    """A league that cannot draw an opponent."""
+
+
 class LeagueOpponent:
     name = "league"
     description = "zieht je Episode einen Gegner aus der Liga (Doktrinen, Suche, Schnappschüsse)"
 
     def __init__(self, league: League) -> None:
+        if not league.members:
+            raise LeagueError("a league needs at least one member")
         self.league = league
         self.members: list[tuple[str, float, Callable[[], Agent]]] = [
             (m.agent, m.weight, partial(make_agent, m.agent)) for m in league.members
@@ -37,18 +43,20 @@ class LeagueOpponent:
         self.snapshots.append(agent)
         del self.snapshots[: -self.league.max_snapshots]
 
-    def _draw(self, rng: random.Random) -> None:
+    def _draw(self, rng: random.Random) -> Agent:
         if self.snapshots and rng.random() < self.league.self_play:
             i = rng.randrange(len(self.snapshots))
-            self.current, self.current_name = self.snapshots[i], f"snapshot{i}"
+            agent, name = self.snapshots[i], f"snapshot{i}"
         else:
             name, _, factory = rng.choices(self.members, weights=[w for _, w, _ in self.members])[0]
-            self.current, self.current_name = factory(), name
-        self.draws[self.current_name] = self.draws.get(self.current_name, 0) + 1
+            agent = factory()
+        self.current, self.current_name = agent, name
+        self.draws[name] = self.draws.get(name, 0) + 1
+        return agent
 
     def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
-        if view is not self._view or self.current is None:
+        current = self.current
+        if view is not self._view or current is None:
             self._view = view  # the env makes one view per combat: a new episode
-            self._draw(rng)
-        assert self.current is not None
-        return self.current.act(view, legal, rng)
+            current = self._draw(rng)
+        return current.act(view, legal, rng)

@@ -1,16 +1,24 @@
 """``cwenv train CONFIG [--resume]``: MaskablePPO on the Kampfrunde env with a league.
 
 A run lives in ``runs/<name>/``: the resolved config and metadata (git revision, seed,
-versions), TensorBoard logs, checkpoints (SB3 zips — private to the run, never shared),
-the evaluation curve (CSV and PNG) and, at the end, the exported policy bundle. ``--resume``
-continues from the newest checkpoint with the same config.
+versions), TensorBoard logs, checkpoints (``checkpoints/step_*/``: safetensors and JSON,
+never pickles, :mod:`agents.training.checkpoint`), the evaluation curve (CSV and PNG)
+and, at the end, the exported policy bundle. ``--resume`` continues from the newest
+checkpoint: the model is rebuilt from the config and the checkpoint's tensors and
+counters are loaded into it.
+
+Everything that can be checked is checked before the run folder is made (the config, the
+names it refers to, the run folder, the checkpoint to resume); a run that fails while it
+starts removes the folder it made.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +27,46 @@ import numpy as np
 import torch
 import yaml
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 from torch import nn
 
 from agents.policy.agent import PolicyAgent
 from agents.policy.bundle import load_bundle
+from agents.training.checkpoint import (
+    CHECKPOINTS,
+    Checkpoint,
+    CheckpointError,
+    latest_checkpoint,
+    read_checkpoint,
+    save_checkpoint,
+)
 from agents.training.config import TrainingConfig, load_training_config
 from agents.training.evaluate import append_curve, evaluate, in_memory_bundle, plot_curve
-from agents.training.export import export_policy, load_actor
+from agents.training.export import load_actor
 from agents.training.league import LeagueOpponent
 from agents.training.masking import FiniteMaskPolicy
+from agents.training.progress import Progress
+from agents.training.restore import restore_model
+from agents.training.runs import META, bundle_from_checkpoint, export_run, load_run_config
 from cwenv.model.types import Side
 
+__all__ = [
+    "CHECKPOINTS",
+    "RUNS",
+    "build_model",
+    "export_run",
+    "latest_checkpoint",
+    "load_run_config",
+    "save_checkpoint",
+    "train",
+]
+
 RUNS = Path("runs")
-CHECKPOINTS = "checkpoints"
+Emit = Callable[[str], None]
+KEPT_ON_RESUME = ("scenario", "side", "move_radius", "drag_radius")
+"""Fields a resumed run must keep (with net_arch and activation): they shape the network."""
 
 
 def git_revision() -> str:
@@ -84,7 +117,7 @@ class LeagueAndEval(BaseCallback):
         self.next_snapshot = t + self.cfg.league.snapshot_every
         self.next_checkpoint = t + self.cfg.checkpoint_every
 
-    def _bundle_agent(self) -> PolicyAgent:
+    def _bundle_agent(self, *, warn: bool = True) -> PolicyAgent:
         bundle = in_memory_bundle(
             self.model,
             scenario=self.cfg.scenario,
@@ -92,12 +125,12 @@ class LeagueAndEval(BaseCallback):
             move_radius=self.cfg.move_radius,
             drag_radius=self.cfg.drag_radius,
         )
-        return PolicyAgent(bundle)
+        return PolicyAgent(bundle, warn=warn)
 
     def _on_step(self) -> bool:
         t = self.num_timesteps
         if self.cfg.league.self_play > 0 and t >= self.next_snapshot:
-            snapshot = self._bundle_agent()
+            snapshot = self._bundle_agent(warn=False)  # plays the other side on purpose
             for league in self.leagues:
                 league.add_snapshot(snapshot)
             self.next_snapshot += self.cfg.league.snapshot_every
@@ -105,7 +138,7 @@ class LeagueAndEval(BaseCallback):
             self.evaluate()
             self.next_eval += self.cfg.evaluation.every
         if t >= self.next_checkpoint:
-            save_checkpoint(self.model, self.run, t)
+            save_checkpoint(self.model, self.run, t, self.cfg.resolved())
             self.next_checkpoint += self.cfg.checkpoint_every
         return True
 
@@ -129,38 +162,63 @@ class LeagueAndEval(BaseCallback):
             self.logger.record(f"eval/win_rate_{r.opponent}", r.win_rate)
 
 
-def save_checkpoint(model: Any, run: Path, timesteps: int) -> Path:
-    folder = run / CHECKPOINTS
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"model_{timesteps:010d}.zip"
-    tmp = folder / f".tmp_{timesteps}.zip"
-    model.save(str(tmp))
-    tmp.replace(path)
-    return path
-
-
-def latest_checkpoint(run: Path) -> Path | None:
-    found = sorted((run / CHECKPOINTS).glob("model_*.zip"))
-    return found[-1] if found else None
-
-
 def _policy_kwargs(hyper: dict[str, Any]) -> dict[str, Any]:
     act = {"tanh": nn.Tanh, "relu": nn.ReLU}[hyper["activation"]]
     arch = list(hyper["net_arch"])
     return {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": act}
 
 
-def train(config_path: str | Path, *, resume: bool = False, runs: Path = RUNS) -> Path:
-    """Run (or resume) a training; return the run folder."""
-    cfg = load_training_config(config_path)
-    run = runs / cfg.name
-    if run.exists() and any(run.iterdir()) and not resume:
-        raise FileExistsError(f"{run} exists; pass --resume to continue it")
+def build_model(cfg: TrainingConfig, vec: Any, tensorboard: Path | None = None) -> Any:
+    """A fresh MaskablePPO for ``cfg`` on ``vec`` (a run, or the one a checkpoint fills)."""
+    hyper = cfg.resolved_hyperparams()
+    return MaskablePPO(
+        FiniteMaskPolicy,
+        vec,
+        seed=cfg.seed,
+        verbose=0,
+        tensorboard_log=None if tensorboard is None else str(tensorboard),
+        policy_kwargs=_policy_kwargs(hyper),
+        **{k: v for k, v in hyper.items() if k not in ("net_arch", "activation")},
+    )
+
+
+def prepare_run(cfg: TrainingConfig, run: Path, resume: bool) -> Checkpoint | None:
+    """Check the run folder and read the checkpoint to resume, writing nothing."""
+    if run.exists() and not run.is_dir():
+        raise FileExistsError(f"{run} exists and is not a folder")
+    if not resume:
+        if run.exists() and any(run.iterdir()):
+            raise FileExistsError(f"{run} exists; pass --resume to continue it")
+        return None
+    path = latest_checkpoint(run)  # CheckpointError for an old pickled zip
+    if path is None:
+        return None
+    ckpt = read_checkpoint(path)
+    saved = ckpt.state.config
+    if saved is not None:
+        now = cfg.resolved()
+        pairs = [(k, saved.get(k), now[k]) for k in KEPT_ON_RESUME]
+        old_hyper = saved.get("hyperparams")
+        old_hyper = old_hyper if isinstance(old_hyper, dict) else {}
+        pairs += [
+            (f"hyperparams.{k}", old_hyper.get(k), now["hyperparams"][k])
+            for k in ("net_arch", "activation")
+        ]
+        changed = [f"{k}: {old!r} in the run, {new!r} now" for k, old, new in pairs if old != new]
+        if changed:
+            raise CheckpointError(
+                f"{path}: a resumed run keeps its env and network; changed: {'; '.join(changed)}"
+            )
+    return ckpt
+
+
+def _start(
+    cfg: TrainingConfig, run: Path, ckpt: Checkpoint | None, resume: bool
+) -> tuple[Any, Any, list[LeagueOpponent], dict[str, Any]]:
+    """Write the run's config and metadata, build the envs and the model."""
     run.mkdir(parents=True, exist_ok=True)
-    resolved = cfg.model_dump(mode="json")
-    resolved["hyperparams"] = cfg.resolved_hyperparams()
     (run / "config.yaml").write_text(
-        yaml.safe_dump(resolved, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        yaml.safe_dump(cfg.resolved(), sort_keys=False, allow_unicode=True), encoding="utf-8"
     )
     meta = {
         "git_revision": git_revision(),
@@ -169,107 +227,78 @@ def train(config_path: str | Path, *, resume: bool = False, runs: Path = RUNS) -
         "torch": torch.__version__,
         "numpy": np.__version__,
         "resume": resume,
+        "checkpoint_format": "safetensors+json (cwenv-checkpoint 1)",
     }
-    (run / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    (run / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     torch.set_num_threads(cfg.torch_threads)
     leagues = [LeagueOpponent(cfg.league) for _ in range(cfg.n_envs)]
     thunks = [_make_env(cfg, leagues[i], i) for i in range(cfg.n_envs)]
     vec = VecMonitor(SubprocVecEnv(thunks) if cfg.vec_env == "subproc" else DummyVecEnv(thunks))
-    hyper = cfg.resolved_hyperparams()
-    checkpoint = latest_checkpoint(run) if resume else None
-    if checkpoint is not None:
-        # Our own checkpoint from this very run: the only place an SB3 zip is ever loaded.
-        model = MaskablePPO.load(
-            str(checkpoint),
-            env=vec,
-            tensorboard_log=str(run / "tb"),
-            custom_objects={"policy_class": FiniteMaskPolicy},  # same layers, faster masking
-        )
-    else:
-        model = MaskablePPO(
-            FiniteMaskPolicy,
-            vec,
-            seed=cfg.seed,
-            verbose=0,
-            tensorboard_log=str(run / "tb"),
-            policy_kwargs=_policy_kwargs(hyper),
-            **{k: v for k, v in hyper.items() if k not in ("net_arch", "activation")},
-        )
-        if cfg.init_policy is not None:
+    try:
+        model = build_model(cfg, vec, run / "tb")
+        if ckpt is not None:
+            restore_model(model, ckpt)
+        elif cfg.init_policy is not None:
             load_actor(model.policy, load_bundle(cfg.init_policy))
-    callback = LeagueAndEval(cfg, run, leagues if cfg.vec_env == "dummy" else [])
-    remaining = cfg.total_timesteps - model.num_timesteps
-    if remaining > 0:
-        model.learn(
-            total_timesteps=remaining,
-            callback=callback,
-            reset_num_timesteps=checkpoint is None,
-            tb_log_name="ppo",
-        )
-    else:
-        callback.init_callback(model)
-    save_checkpoint(model, run, model.num_timesteps)
-    callback.num_timesteps = model.num_timesteps
-    callback.evaluate()
+    except BaseException:
+        vec.close()
+        raise
+    return vec, model, leagues, meta
+
+
+def _draws(leagues: list[LeagueOpponent]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for league in leagues:
+        for name, count in league.draws.items():
+            total[name] = total.get(name, 0) + count
+    return total
+
+
+def train(
+    config_path: str | Path,
+    *,
+    resume: bool = False,
+    runs: Path = RUNS,
+    progress: Emit | None = None,
+) -> Path:
+    """Run (or resume) a training; return the run folder. ``progress`` receives a line of
+    frames, fps, recent win rate and reward, and ETA every 5 % of the run (or minute)."""
+    cfg = load_training_config(config_path)
+    run = runs / cfg.name
+    ckpt = prepare_run(cfg, run, resume)
+    created = not run.exists()
+    try:
+        vec, model, leagues, meta = _start(cfg, run, ckpt, resume)
+    except BaseException:
+        if created:  # nothing of a run that never started is worth keeping
+            shutil.rmtree(run, ignore_errors=True)
+        raise
+    try:
+        callback = LeagueAndEval(cfg, run, leagues if cfg.vec_env == "dummy" else [])
+        callbacks: list[BaseCallback] = [callback]
+        if progress is not None:
+            callbacks.append(Progress(cfg, progress))
+        remaining = cfg.total_timesteps - model.num_timesteps
+        if remaining > 0:
+            model.learn(
+                total_timesteps=remaining,
+                callback=CallbackList(callbacks),
+                reset_num_timesteps=ckpt is None,
+                tb_log_name="ppo",
+            )
+        else:  # nothing left to learn: no SB3 logger was made, evaluations log nowhere
+            model.set_logger(Logger(folder=None, output_formats=[]))
+            callback.init_callback(model)
+        final = save_checkpoint(model, run, model.num_timesteps, cfg.resolved())
+        callback.num_timesteps = model.num_timesteps
+        callback.evaluate()
+    finally:
+        vec.close()
     summary = {
         "timesteps": int(model.num_timesteps),
-        "config": resolved,
+        "config": cfg.resolved(),
         "git_revision": meta["git_revision"],
-        "league_draws": {k: v for lg in leagues for k, v in lg.draws.items()},
+        "league_draws": _draws(leagues),
     }
-    export_policy(
-        model,
-        run / "bundle",
-        observation_encoding=1,
-        action_encoding=1,
-        scenario=cfg.scenario,
-        side=cfg.side,
-        rules={"variant": cfg.rules},
-        training={**summary, "move_radius": cfg.move_radius, "drag_radius": cfg.drag_radius},
-    )
-    vec.close()
+    bundle_from_checkpoint(read_checkpoint(final), cfg, run / "bundle", summary)
     return run
-
-
-def export_run(run: Path, out: Path, timesteps: int | None = None) -> Path:
-    """Export the newest checkpoint of ``run`` (or the one at ``timesteps``, e.g. the best
-    point of the evaluation curve) to a bundle folder ``out``."""
-    if timesteps is None:
-        checkpoint = latest_checkpoint(run)
-        if checkpoint is None:
-            raise FileNotFoundError(f"{run}: no checkpoint to export")
-    else:
-        checkpoint = run / CHECKPOINTS / f"model_{timesteps:010d}.zip"
-        if not checkpoint.is_file():
-            have = sorted(
-                p.stem.removeprefix("model_").lstrip("0") or "0"
-                for p in (run / CHECKPOINTS).glob("model_*.zip")
-            )
-            raise FileNotFoundError(
-                f"{run}: no checkpoint at {timesteps} timesteps; have: {', '.join(have) or 'none'}"
-            )
-    cfg = load_training_config_from_run(run)
-    model = MaskablePPO.load(str(checkpoint))  # the run's own private checkpoint
-    meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))
-    summary = {
-        "timesteps": int(model.num_timesteps),
-        "git_revision": meta.get("git_revision"),
-        "config": cfg.model_dump(mode="json"),
-        "checkpoint": checkpoint.name,
-    }
-    return export_policy(
-        model,
-        out,
-        observation_encoding=1,
-        action_encoding=1,
-        scenario=cfg.scenario,
-        side=cfg.side,
-        rules={"variant": cfg.rules},
-        training={**summary, "move_radius": cfg.move_radius, "drag_radius": cfg.drag_radius},
-    )
-
-
-def load_training_config_from_run(run: Path) -> TrainingConfig:
-    data = yaml.safe_load((run / "config.yaml").read_text(encoding="utf-8"))
-    data["hyperparams"] = {k: v for k, v in data.get("hyperparams", {}).items()}
-    return TrainingConfig.model_validate(data)
