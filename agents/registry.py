@@ -28,6 +28,7 @@ from agents.config import (
 )
 from agents.greedy import GreedyAgent
 from cwenv.content.library import looks_like_path
+from cwenv.suggest import did_you_mean
 from cwenv.yamlio import ConfigError, YamlDocument
 
 
@@ -176,7 +177,8 @@ def make_agent(spec: str) -> Agent:
     if spec in BUILTIN:
         model, build = _kinds()[spec]
         return build(model(kind=spec))
-    raise UnknownAgentError(f"unknown agent {spec!r}; known: {', '.join(known_specs())}")
+    hint = did_you_mean(spec, known_specs())
+    raise UnknownAgentError(f"unknown agent {spec!r}{hint}; known: {', '.join(known_specs())}")
 
 
 def library_files() -> list[str]:

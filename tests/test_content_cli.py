@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from cwenv.cli.main import app as main_app
 from cwenv.cli.scenarios import app
 from cwenv.content import list_scenarios, load_scenario, stale_schemas, write_schemas
+from cwenv.content.render import LEGEND_PX, render_size
 from cwenv.rules.variants import CONFIG_ROOT
 
 runner = CliRunner()
@@ -77,10 +78,12 @@ def test_render_writes_a_png_with_the_maps_aspect(name: str, tmp_path: Path) -> 
     result = runner.invoke(app, ["render", name, "--out", str(out), "--cell-px", "16"])
     assert result.exit_code == 0, result.output
     image = mpimg.imread(out)
-    bm = load_scenario(name).battlemap
+    game = load_scenario(name)
     height, width = image.shape[:2]
-    assert (width, height) == (bm.width * 16, bm.height * 16)
-    assert abs(width / height - bm.width / bm.height) < 0.01
+    # 16 px per cell, plus the margins for the cell numbers and the legend column
+    assert (width, height) == render_size(game, 16)
+    assert width >= game.battlemap.width * 16 + LEGEND_PX
+    assert height >= game.battlemap.height * 16
 
 
 def test_committed_json_schemas_are_up_to_date() -> None:

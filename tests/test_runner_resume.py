@@ -105,9 +105,9 @@ def test_ray_backend_equals_local(tmp_path: Path) -> None:
 
 
 def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from cwenv.runner.errors import RunnerError
+    from cwenv.extras import MissingExtraError
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray → ImportError
     config = TournamentConfig(AGENTS, (SCENARIO,), games=1)
-    with pytest.raises(RunnerError, match=r"pip install 'cwenv\[ray\]'"):
+    with pytest.raises(MissingExtraError, match=r"pip install 'cwenv\[ray\]'"):
         run_tournament(config, tmp_path / "t.sqlite", backend="ray")

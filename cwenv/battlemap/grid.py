@@ -58,6 +58,25 @@ class Terrain(IntEnum):
     def opaque(self) -> bool:
         return self is Terrain.WALL or self is Terrain.DOOR_CLOSED
 
+    @property
+    def described(self) -> str:
+        """The terrain in a message, with its map character: ``a wall '#'``."""
+        char = next(ch for ch, t in DEFAULT_LEGEND.items() if t is self)
+        return f"{_TERRAIN_WORDS[self]} {char!r}"
+
+
+_TERRAIN_WORDS = {
+    Terrain.FLOOR: "floor",
+    Terrain.WALL: "a wall",
+    Terrain.COVER_HALF: "half cover",
+    Terrain.COVER_THREE_QUARTER: "three-quarter cover",
+    Terrain.WATER: "water",
+    Terrain.CLIMB: "a climbable ledge",
+    Terrain.DOOR_CLOSED: "a closed door",
+    Terrain.DOOR_OPEN: "an open door",
+    Terrain.FIRE: "fire",
+}
+
 
 _STANDABLE = frozenset(
     {Terrain.FLOOR, Terrain.WATER, Terrain.CLIMB, Terrain.DOOR_OPEN, Terrain.FIRE}

@@ -8,7 +8,8 @@ from agents.base import play_out
 from agents.policy.agent import check_fits
 from agents.policy.bundle import BundleError
 from agents.registry import UnknownAgentError, make_agent
-from cwenv.engine.narration import narrate
+from cwenv.engine.narration import narrate, rounds_text
+from cwenv.invariants import present
 from cwenv.model.types import Side
 from cwenv.runner.seeds import side_rngs
 from cwenv.yamlio import ConfigError
@@ -42,7 +43,6 @@ def fight(
     if not quiet:
         for event in combat.events:
             typer.echo(narrate(event, game.names))
-    outcome = combat.outcome
-    assert outcome is not None
+    outcome = present(combat.outcome, "the outcome of a finished combat")
     winner = outcome.winner.label if outcome.winner is not None else "Unentschieden"
-    typer.echo(f"Ergebnis: {winner} nach {outcome.rounds} Runden ({outcome.reason})")
+    typer.echo(f"Ergebnis: {winner} nach {rounds_text(outcome.rounds)} ({outcome.reason})")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from cwenv.engine.narration import rounds_text
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.games import RESULTS, GameFilter, Listing, list_games
 from cwenv.runner.ratings import scenario_label
@@ -73,8 +74,8 @@ def print_listing(db: Path, listing: Listing) -> None:
     lines = [[*header, "Ergebnis"]]
     for row in listing.rows:
         outcome = _RESULT_TEXT.get(row.result, row.result)
-        if row.played:
-            outcome += f" ({row.rounds} {'Runde' if row.rounds == 1 else 'Runden'})"
+        if row.played and row.rounds is not None:
+            outcome += f" ({rounds_text(row.rounds)})"
         rules = [scenario_label(row.rules) if row.rules else "Standard"] if variants else []
         name = scenario_label(row.scenario)
         lines.append([row.game_id, name, *rules, row.runners, row.nscs, str(row.index), outcome])

@@ -13,6 +13,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from cwenv.engine.narration import rounds_text
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.replay import (
     Replay,
@@ -96,7 +97,7 @@ def show(console: Console, result: Replay, show_map: bool) -> None:
     if outcome is None:  # play_combat plays to the end; a replay that did not is a bug
         raise ReplayError(f"the replay of {source.label} stopped before the game ended")
     winner = outcome.winner.label if outcome.winner is not None else "Unentschieden"
-    console.print(f"Ergebnis: {winner} nach {outcome.rounds} Runden ({outcome.reason})")
+    console.print(f"Ergebnis: {winner} nach {rounds_text(outcome.rounds)} ({outcome.reason})")
     if result.matches is True:
         console.print("Die Wiederholung stimmt mit dem aufgezeichneten Ergebnis überein.")
     elif result.matches is None and source.game_id is None:

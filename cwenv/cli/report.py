@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from cwenv.extras import MissingExtraError
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.report import write_report
 
@@ -25,7 +26,7 @@ def report(
     the game ids; with --csv every game as one CSV row. Reads the database only."""
     try:
         files = write_report(db, out, tournament_id, csv)
-    except RunnerError as exc:
+    except (RunnerError, MissingExtraError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     for path in files.files:

@@ -26,6 +26,8 @@ from cwenv.content.library import Kind
 from cwenv.content.lint import scenario_warnings
 from cwenv.content.schema import SCHEMA_DIR
 from cwenv.engine.game import Game, VictoryKind
+from cwenv.engine.narration import rounds_text
+from cwenv.extras import MissingExtraError
 from cwenv.model.specs import FighterSpec
 from cwenv.model.types import Side, Skill
 
@@ -159,7 +161,8 @@ def _victory_lines(game: Game) -> list[str]:
     lines = []
     for v in game.victory:
         if v.kind is VictoryKind.SURVIVE:
-            lines.append(f"{v.side.label} gewinnt nach {v.rounds} überstandenen Runden")
+            survived = rounds_text(v.rounds).replace("Runde", "überstandenen Runde")
+            lines.append(f"{v.side.label} gewinnt nach {survived}")
         elif v.kind is VictoryKind.REACH_EXIT:
             lines.append(f"{v.side.label} gewinnt, wenn {v.count} den Ausgang erreichen")
         elif v.kind is VictoryKind.PROTECT_VIP:
@@ -238,7 +241,14 @@ def render(
     from cwenv.content.render import render_map
 
     sc = _load(name, root)
-    path = render_map(sc.game, out, cell_px=cell_px)
+    try:
+        path = render_map(sc.game, out, cell_px=cell_px)
+    except MissingExtraError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    except OSError as exc:
+        typer.echo(f"{out}: cannot write the picture: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
     typer.echo(f"wrote {path}")
 
 

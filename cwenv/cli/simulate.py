@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cwenv.engine.narration import counter_label
 from cwenv.model.types import Side
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
@@ -84,7 +85,7 @@ def print_stats(console: Console, scenario: str, stats: SimulationStats) -> None
         table.add_column("Anzahl", justify="right")
         table.add_column("je Spiel", justify="right")
         for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            table.add_row(kind, str(n), f"{n / max(stats.games, 1):.2f}")
+            table.add_row(counter_label(kind), str(n), f"{n / max(stats.games, 1):.2f}")
         if not counts:
             table.add_row("(keine)", "0", "0")
         console.print(table)

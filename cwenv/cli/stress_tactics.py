@@ -19,8 +19,12 @@ from rich.console import Console
 from rich.table import Table
 
 from cwenv.cli.common import interrupt_on_sigterm, split_names
+from cwenv.extras import MissingExtraError, require
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
+
+_VERDICTS = {"dominant": "dominant", "dead": "tot", "harmful": "schädlich", "": ""}
+"""The report's verdicts (English, as the study reports) for the German terminal table."""
 
 
 def tactics(
@@ -53,10 +57,11 @@ def tactics(
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm) if in_main else None
     try:
+        require("plots")  # the report's chart: before any game is played
         with progress_bar("tactics", progress) as bar:
             run = run_tactics(config, db, jobs=jobs, on_start=bar.start, on_game=bar.advance)
         written = write_report(run, out)
-    except (RunnerError, TacticsConfigError) as exc:
+    except (RunnerError, TacticsConfigError, MissingExtraError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
@@ -69,8 +74,10 @@ def tactics(
             signal.signal(signal.SIGTERM, previous)
     (out / "command.txt").write_text(shlex.join(["cwenv", *sys.argv[1:]]) + "\n", "utf-8")
     console = Console()
-    table = Table(title=f"Restricted play: {agent} ({run.games_done} games, {run.played_now} new)")
-    for col in ("tactic", "uses/game", "games using", "Δ win rate [95 %]", "verdict"):
+    table = Table(
+        title=f"Eingeschränktes Spiel: {agent} ({run.games_done} Spiele, {run.played_now} neu)"
+    )
+    for col in ("Taktik", "Einsätze/Spiel", "Spiele mit", "Δ Siegquote [95 %]", "Urteil"):
         table.add_column(col)
     for row in run.rows():
         table.add_row(
@@ -78,12 +85,12 @@ def tactics(
             f"{row.uses_per_game:.2f}",
             f"{row.share_using:.0%}",
             f"{row.diff.diff:+.1%} [{row.diff.low:+.1%}, {row.diff.high:+.1%}]",
-            row.verdict,
+            _VERDICTS[row.verdict],
         )
     console.print(table)
-    console.print(f"report: {out / REPORT} ({len(written)} files)")
+    console.print(f"Bericht: {out / REPORT} ({len(written)} Dateien)")
     for conflict in run.conflicts:
-        typer.echo(f"nondeterminism: game {conflict.game_id}", err=True)
+        typer.echo(f"Nichtdeterminismus: Spiel {conflict.game_id}", err=True)
     if run.conflicts:
         raise typer.Exit(3)
 
@@ -116,6 +123,7 @@ def exploit(
         scenario, against, budget, side.value, seed, rules, eval_games, n_envs=n_envs
     )
     try:
+        require("rl", "plots")
         with progress_bar("evaluation", progress) as bar:
             started = False
 
@@ -131,7 +139,13 @@ def exploit(
     except ImportError as exc:
         typer.echo(f"exploit search needs the rl extra (pip install -e '.[rl]'): {exc}", err=True)
         raise typer.Exit(1) from None
-    except (RunnerError, ExploitConfigError, ConfigError, FileExistsError) as exc:
+    except (
+        RunnerError,
+        ExploitConfigError,
+        ConfigError,
+        FileExistsError,
+        MissingExtraError,
+    ) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     (out / "command.txt").write_text(shlex.join(["cwenv", *sys.argv[1:]]) + "\n", "utf-8")

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cwenv.cli.common import interrupt_on_sigterm, split_names
+from cwenv.extras import MissingExtraError, require
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
 from cwenv.stress.outcomes import METRIC_BY_KEY
@@ -73,9 +74,10 @@ def variants(
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm) if in_main else None
     try:
+        require("plots")  # the report's chart: before any game is played
         with progress_bar("stress variants", progress) as bar:
             outcome = sweep_and_report(request, command, on_start=bar.start, on_game=bar.advance)
-    except (VariantSweepError, RunnerError) as exc:
+    except (VariantSweepError, RunnerError, MissingExtraError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cwenv.cli.common import interrupt_on_sigterm, split_names
+from cwenv.extras import MissingExtraError
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.plan import TournamentConfig
 from cwenv.runner.progress import progress_bar
@@ -67,7 +68,7 @@ def tournament(
                 on_start=bar.start,
                 on_game=bar.advance,
             )
-    except RunnerError as exc:
+    except (RunnerError, MissingExtraError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:

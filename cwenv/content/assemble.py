@@ -33,7 +33,7 @@ from cwenv.model.specs import FighterSpec
 from cwenv.model.types import Side
 from cwenv.rules.options import DEFAULT_OPTIONS, RuleOptions, Surprise
 from cwenv.rules.variants import load_rule_variant, options_from_mapping
-from cwenv.yamlio import ConfigError, YamlDocument
+from cwenv.yamlio import ConfigError, ConfigIssue, YamlDocument
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,10 @@ def _options(
             else:
                 base = load_rule_variant(lib.path("rules", str(variant)))
         except UnknownReference as exc:
-            issues.append(Origin(doc).issue(("rules",), str(exc)))
+            if rules is None:
+                issues.append(Origin(doc).issue(("rules",), str(exc)))
+            else:  # the --rules option, not the scenario file, named it
+                issues.append(ConfigIssue("command line", None, ("--rules",), str(exc)))
         except ConfigError as exc:
             issues.extend_from(exc)
     options = base
@@ -160,7 +163,7 @@ def _positions(
         if problem is None:
             xy = list(bm.cell(cell))
             if not bm.terrain[cell].standable:
-                problem = f"cannot stand on {bm.terrain[cell].name.lower()} at {xy}"
+                problem = f"cannot stand on {bm.terrain[cell].described} at {xy}"
             elif cell in taken:
                 problem = f"cell {xy} is already taken by {taken[cell]}"
         if problem is not None:

@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
+from cwenv.suggest import did_you_mean
 from cwenv.yamlio import ConfigError, ConfigIssue, Location, YamlDocument
 
 M = TypeVar("M", bound=BaseModel)
@@ -92,7 +93,8 @@ def _message(model: type[BaseModel], err: Any, loc: Location) -> str:
         return "required field is missing"
     if kind == "extra_forbidden":
         allowed = fields_at(model, loc[:-1])
-        return "unknown field" + (f"; allowed: {', '.join(allowed)}" if allowed else "")
+        hint = did_you_mean(loc[-1], allowed or ())
+        return f"unknown field{hint}" + (f"; allowed: {', '.join(allowed)}" if allowed else "")
     msg = str(err["msg"])
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
@@ -129,7 +131,8 @@ class UnknownReference(LookupError):
         self.name = name
         self.known = tuple(known)
         listed = ", ".join(self.known) if self.known else "(none)"
-        super().__init__(f"unknown {kind} {name!r}; known: {listed}")
+        hint = did_you_mean(name, self.known)
+        super().__init__(f"unknown {kind} {name!r}{hint}; known: {listed}")
 
 
 def issues_from(exc: ValidationError, model: type[BaseModel], where: Where) -> list[ConfigIssue]:

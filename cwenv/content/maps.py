@@ -181,8 +181,7 @@ def build_map(model: MapModel, where: Origin) -> BattleMap:
             issues.append(
                 where.issue(
                     path,
-                    f"cell [{x}, {y}] is {terrain[(x, y)].name.lower()}; "
-                    "a fighter cannot stand there",
+                    f"cell [{x}, {y}] is {terrain[(x, y)].described}; a fighter cannot stand there",
                 )
             )
             return None

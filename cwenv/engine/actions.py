@@ -101,6 +101,68 @@ class ActionKind(IntEnum):
     DRAG_STOP = 46
     PRE_ACTIONBONUS = 47  # P03, X14: claim the Actionbonus (+2) on this check
 
+    @property
+    def label(self) -> str:
+        """The German name of this kind of choice (tables, statistics)."""
+        return _ACTION_LABELS[self]
+
+
+_ACTION_LABELS = {
+    ActionKind.END_TURN: "Zug beenden",
+    ActionKind.MOVE: "Bewegen",
+    ActionKind.ATTACK: "Angriff",
+    ActionKind.MANEUVER: "Kampfmanöver",
+    ActionKind.ZIELEN: "Zielen",
+    ActionKind.SPRINT: "Sprinten",
+    ActionKind.AUFSTEHEN: "Aufstehen",
+    ActionKind.UPLOAD: "Hack hochladen",
+    ActionKind.HACK: "Hacken",
+    ActionKind.DOOR: "Tür öffnen/schliessen",
+    ActionKind.DRAW: "Waffe ziehen",
+    ActionKind.PICK_UP: "Aufheben",
+    ActionKind.USE_ITEM: "Gegenstand benutzen",
+    ActionKind.RELOAD: "Nachladen",
+    ActionKind.RUCKSACK: "Aus dem Rucksack holen",
+    ActionKind.SCHWIERIG: "Schwierige Bewegung",
+    ActionKind.CYBERWARE: "Cyberware einsetzen",
+    ActionKind.SHAKE: "Zustand abschütteln (Probe)",
+    ActionKind.STABILISE: "Stabilisieren",
+    ActionKind.HELFEN: "Helfen",
+    ActionKind.FREE_WEAPON: "Waffe freimachen",
+    ActionKind.MUMM_PROBE: "Mumm-Probe (benommen)",
+    ActionKind.MUMM_EXTRA_ACTION: "Zusätzliche Aktion (Mumm)",
+    ActionKind.MUMM_SHAKE: "Zustand abschütteln (Mumm)",
+    ActionKind.CHOOSE_ACTOR: "Reihenfolge wählen",
+    ActionKind.PRE_NONE: "Kein Mumm vor der Probe",
+    ActionKind.PRE_IMPROVE: "Probe verbessern",
+    ActionKind.PRE_GROSSER_WURF: "Den grossen Wurf landen",
+    ActionKind.POST_ACCEPT: "Ergebnis annehmen",
+    ActionKind.POST_REROLL: "Probe wiederholen",
+    ActionKind.POST_AVERT: "Patzer abwenden",
+    ActionKind.KEEP_FIRST: "Ersten Wurf behalten",
+    ActionKind.KEEP_SECOND: "Zweiten Wurf behalten",
+    ActionKind.DEFEND: "Verteidigen",
+    ActionKind.NO_DEFENCE: "Nicht verteidigen",
+    ActionKind.DROP_PRONE: "Niederwerfen",
+    ActionKind.STAY_UP: "Stehen bleiben",
+    ActionKind.BLOCKADE_ATTACK: "Blockadeangriff",
+    ActionKind.LET_PASS: "Vorbeilassen",
+    ActionKind.CATCH_FALL: "Sturz abfangen",
+    ActionKind.NO_CATCH: "Sturz nicht abfangen",
+    ActionKind.HALVE_DAMAGE: "Treffer wegstecken",
+    ActionKind.TAKE_DAMAGE: "Schaden nehmen",
+    ActionKind.AVERT_DEATH: "Dem Tod von der Schippe springen",
+    ActionKind.ACCEPT_DEATH: "Den Tod annehmen",
+    ActionKind.DRAG_TO: "Mitzerren nach",
+    ActionKind.DRAG_STOP: "Mitzerren beenden",
+    ActionKind.PRE_ACTIONBONUS: "Actionbonus nehmen",
+}
+if set(_ACTION_LABELS) != set(ActionKind):  # a new kind needs its German name here
+    raise ImportError(
+        "ActionKind without a label: "
+        + ", ".join(k.name for k in ActionKind if k not in _ACTION_LABELS)
+    )
+
 
 HANDLUNG_KINDS = frozenset(
     {

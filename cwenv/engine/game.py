@@ -71,7 +71,7 @@ class Game:
                 raise GameSetupError(f"{spec.name} starts outside the map")
             if not bm.terrain[pos].standable:
                 raise GameSetupError(
-                    f"{spec.name} starts on {bm.terrain[pos].name} at {tuple(bm.cell(pos))}"
+                    f"{spec.name} starts on {bm.terrain[pos].described} at {tuple(bm.cell(pos))}"
                 )
         sides = {spec.side for spec in self.roster}
         if not {Side.RUNNER, Side.GEGNER} <= sides:

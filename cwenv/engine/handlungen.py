@@ -46,7 +46,7 @@ def run_handlung(c: Combat, f: FighterState, action: Action) -> Frame | None:
         else:
             f.aim_target = action.target
             f.aim_stacks = 1
-        c.emit(ev.Acted(f.idx, "zielt", f"Stufe {f.aim_stacks}", action.target))
+        c.emit(ev.Acted(f.idx, "zielt auf", f"Stufe {f.aim_stacks}", action.target))
         return None
     if kind is ActionKind.AUFSTEHEN:  # H02
         lose_condition(c, f, Condition.NIEDERGEWORFEN, "steht auf")

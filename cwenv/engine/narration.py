@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cwenv.engine import events as ev
+from cwenv.engine.actions import ActionKind
+from cwenv.model.types import MummSpend
 
 Names = Sequence[str]
 
@@ -130,8 +132,23 @@ _RENDER: dict[type[ev.Event], Callable[[Any, Names], str]] = {
     ),
     ev.Fell: lambda e, n: f"{n[e.fighter]} stürzt {e.metres} m: {e.dice}W10 brechender Schaden",
     ev.RoundEnded: lambda e, n: f"Ende der Kampfrunde {e.round}",
-    ev.CombatEnded: lambda e, n: f"Kampfende nach {e.rounds} Runden: {e.winner} ({e.reason})",
+    ev.CombatEnded: lambda e, n: f"Kampfende nach {rounds_text(e.rounds)}: {e.winner} ({e.reason})",
 }
+
+
+def rounds_text(rounds: int) -> str:
+    """``1 Runde``, ``3 Runden``."""
+    return f"{rounds} Runde" if rounds == 1 else f"{rounds} Runden"
+
+
+def counter_label(name: str) -> str:
+    """The German name of a statistics counter's kind: an action kind (``MOVE`` →
+    ``Bewegen``) or a Mumm spend (``GROSSER_WURF`` → ``Den grossen Wurf landen``)."""
+    if name in ActionKind.__members__:
+        return ActionKind[name].label
+    if name in MummSpend.__members__:
+        return MummSpend[name].label
+    return name
 
 
 def narrate(event: ev.Event, names: Names) -> str:

@@ -79,7 +79,9 @@ def combat_at_turn(
                 other = combat.fighters[combat.occupant[g.pos]].name
                 raise SituationError(f"{g.name} and {other} stand on the same cell")
             if not game.battlemap.terrain[g.pos].standable:
-                raise SituationError(f"{g.name} stands on {game.battlemap.terrain[g.pos].name}")
+                raise SituationError(
+                    f"{g.name} stands on {game.battlemap.terrain[g.pos].described}"
+                )
             combat.occupant[g.pos] = g.idx
     outer = CombatFrame()
     outer.stage = 1

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine.actions import Action, ActionKind, DecisionKind
-from cwenv.engine.narration import narrate
+from cwenv.engine.narration import narrate, rounds_text
 from cwenv.engine.state import Combat, IllegalActionError
 from cwenv.model.types import Condition, Side
 from cwenv.play.menu import label, split_menu
@@ -260,7 +260,8 @@ class TerminalGame:
         if outcome is None:
             raise PlayError("the combat ended without a result")
         winner = outcome.winner.label if outcome.winner is not None else "Unentschieden"
-        self.console.print(f"ERGEBNIS: {winner} nach {outcome.rounds} Runden ({outcome.reason})")
+        after = rounds_text(outcome.rounds)
+        self.console.print(f"ERGEBNIS: {winner} nach {after} ({outcome.reason})")
 
     def step(self) -> None:
         """One decision: the player's (asked until legal) or an agent's."""

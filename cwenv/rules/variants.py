@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from cwenv.rules.options import DEFAULT_OPTIONS, RuleOptions
+from cwenv.suggest import did_you_mean
 from cwenv.yamlio import ConfigError, ConfigIssue, YamlDocument, read_yaml_file
 
 CONFIG_ROOT = Path(__file__).resolve().parents[2] / "configs"
@@ -120,7 +121,10 @@ def options_from_mapping(
         line = doc.line(path) if doc is not None else None
         if key not in _FIELDS:
             allowed = ", ".join(sorted(_FIELDS))
-            issues.append(ConfigIssue(source, line, path, f"unknown option; allowed: {allowed}"))
+            hint = did_you_mean(key, _FIELDS)
+            issues.append(
+                ConfigIssue(source, line, path, f"unknown option{hint}; allowed: {allowed}")
+            )
             continue
         try:
             changes[key] = _convert(key, raw)
@@ -147,9 +151,17 @@ def resolve_variant_path(spec: str | Path, relative_to: Path | None = None) -> P
         )
     candidate = RULES_DIR / f"{spec}.yaml"
     if not candidate.exists():
-        known = ", ".join(sorted(q.stem for q in RULES_DIR.glob("*.yaml"))) or "(none)"
+        names = sorted(q.stem for q in RULES_DIR.glob("*.yaml"))
+        hint = did_you_mean(str(spec), names)
         raise ConfigError(
-            [ConfigIssue(str(spec), None, (), f"no rule variant of that name; known: {known}")]
+            [
+                ConfigIssue(
+                    str(spec),
+                    None,
+                    (),
+                    f"no rule variant of that name{hint}; known: {', '.join(names) or '(none)'}",
+                )
+            ]
         )
     return candidate
 

@@ -120,6 +120,7 @@ def game_parts(game: Game) -> dict[str, Any]:
             "positions": {s.name: pos for s, pos in zip(game.roster, game.positions, strict=True)},
             "victory": plain(game.victory),
             "round_limit": game.round_limit,
+            "decision_cap": game.decision_cap,
             "ambushed": plain(game.ambushed),
             "order": [spec.name for spec in game.roster],
         },

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cwenv.extras import require
 from cwenv.runner import charts
 from cwenv.runner.atomic import atomic_write_text
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.extras import require
 from cwenv.runner.games import games_csv
 from cwenv.runner.hashing import canonical_json
 from cwenv.runner.ratings import (

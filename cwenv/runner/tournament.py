@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cwenv.extras import require
 from cwenv.runner.atomic import atomic_write_text
 from cwenv.runner.backends import BACKENDS, run_tasks
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.extras import require
 from cwenv.runner.plan import Plan, PlannedGame, TournamentConfig, build_plan
 from cwenv.runner.play import GameTask, TaskResult, resolve_source
 from cwenv.runner.ratings import standings_json

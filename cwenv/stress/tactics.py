@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from cwenv.engine.tactics import TACTICS
+from cwenv.runner.content import scenario_content
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import canonical_json, content_hash
 from cwenv.runner.plan import Plan, PlannedGame, TournamentConfig, agent_info, planned_game
@@ -107,7 +108,10 @@ def build_tactics_plan(config: TacticsConfig) -> Plan:
     agents = {spec: agent_info(spec) for spec in specs}
     rules_spec = resolve_source(config.rules) if config.rules is not None else None
     sources = {s: resolve_source(s) for s in config.scenarios}
-    rules = {s: rules_fingerprint(load_game(src, rules_spec).options) for s, src in sources.items()}
+    loaded = {s: load_game(src, rules_spec, fresh=True) for s, src in sources.items()}
+    rules = {s: rules_fingerprint(game.options) for s, game in loaded.items()}
+    # The scenario as loaded is part of every id: a resume after an edit is refused.
+    content = {s: scenario_content(sources[s], game, rules_spec) for s, game in loaded.items()}
     base = config.agent
     games: list[PlannedGame] = []
     for index in range(config.games):
@@ -122,6 +126,7 @@ def build_tactics_plan(config: TacticsConfig) -> Plan:
                     planned_game(
                         len(games), config.name, config.seed, (runners, nscs), source,
                         runners, nscs, index, rules_spec, rules_hash, agents,
+                        content[scenario].hash,
                     )
                 )  # fmt: skip
     identity = {
@@ -133,11 +138,14 @@ def build_tactics_plan(config: TacticsConfig) -> Plan:
         "games": config.games,
         "seed": config.seed,
         "rules": [rules[s][0] for s in config.scenarios],
+        "content": [content[s].hash for s in config.scenarios],
     }
     tournament = TournamentConfig(
         specs, config.scenarios, config.games, config.seed, config.rules, config.name
     )
-    return Plan(tournament, content_hash(identity, 16), rules, agents, tuple(games))
+    return Plan(
+        tournament, content_hash(identity, 16), rules, agents, tuple(games), content=content
+    )
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cwenv.runner.atomic import atomic_write_text
+from cwenv.runner.content import ScenarioContent, scenario_content
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import canonical_json, content_hash
 from cwenv.runner.plan import AgentInfo, Plan, PlannedGame, TournamentConfig, agent_info
@@ -101,6 +102,11 @@ class SweepPlan(Plan):
                 spec: {"hash": info.hash, **info.fingerprint} for spec, info in self.agents.items()
             },
             "games_planned": len(self.games),
+            # what the store compares on a resume (run_key, content): a sweep is "the same
+            # run" as one with the same name, agents, scenarios, seed and variants
+            "agents": [self.sweep.runners, self.sweep.nscs],
+            "rules": [v.spec for v in self.variant_infos],
+            "content": {s: c.to_json() for s, c in (self.content or {}).items()},
         }
 
 
@@ -178,14 +184,17 @@ def build_sweep_plan(config: SweepConfig) -> SweepPlan:
         raise VariantSweepError(str(exc)) from None
     agents_hash = content_hash([agents[config.runners].hash, agents[config.nscs].hash], 16)
     rules: dict[str, tuple[str, dict[str, Any]]] = {}
+    # The scenario as loaded (per variant) is part of every id: a resume after an edit of
+    # the scenario, a stat block or a weapon is refused instead of mixing two versions.
+    content: dict[str, ScenarioContent] = {}
     for info in infos:
         for scenario, source in sources.items():
             try:
-                rules[f"{info.label}|{scenario}"] = rules_fingerprint(
-                    load_game(source, info.path).options
-                )
+                game = load_game(source, info.path, fresh=True)
             except RunnerError as exc:
                 raise VariantSweepError(str(exc)) from None
+            rules[f"{info.label}|{scenario}"] = rules_fingerprint(game.options)
+            content[f"{info.label}|{scenario}"] = scenario_content(source, game, info.path)
     games: list[PlannedGame] = []
     cells: dict[str, tuple[str, str]] = {}
     for index in range(config.games):
@@ -205,6 +214,7 @@ def build_sweep_plan(config: SweepConfig) -> SweepPlan:
                         "seed": config.seed,
                         "rules": rules_hash,
                         "agents": agents_hash,
+                        "content": content[f"{info.label}|{scenario}"].hash,
                     }
                 )
                 cells[gid] = (info.label, scenario)
@@ -231,9 +241,15 @@ def build_sweep_plan(config: SweepConfig) -> SweepPlan:
         "agents": agents_hash,
         "games": config.games,
         "seed": config.seed,
+        "content": [content[f"{v.label}|{s}"].hash for v in infos for s in config.scenarios],
     }
     tconfig = TournamentConfig(
-        (config.runners, config.nscs), config.scenarios, config.games, config.seed, config.base
+        (config.runners, config.nscs),
+        config.scenarios,
+        config.games,
+        config.seed,
+        config.base,
+        config.name,
     )
     return SweepPlan(
         tconfig,
@@ -244,6 +260,7 @@ def build_sweep_plan(config: SweepConfig) -> SweepPlan:
         sweep=config,
         variant_infos=infos,
         cells=cells,
+        content={s: content[f"{infos[0].label}|{s}"] for s in config.scenarios},
     )
 
 

@@ -1,0 +1,16 @@
+""" "Did you mean …?" for names a user types: scenarios, agents, options, fields."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(name: object, known: Iterable[str]) -> str:
+    """``" (did you mean 'duell'?)"`` for the closest known names, or ``""``."""
+    if not isinstance(name, str):
+        return ""
+    close = difflib.get_close_matches(name, list(known), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
