@@ -86,6 +86,12 @@ def read_config_text(path: str | Path, suffixes: Sequence[str] = CONFIG_SUFFIXES
     fill memory, a FIFO block forever); at most one byte beyond the limit is ever read.
     """
     name = str(path)
+    try:
+        info = os.stat(path)  # reads no content: safe for any path
+    except OSError as exc:
+        raise ConfigError([ConfigIssue(name, None, (), _os_reason(exc))]) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ConfigError([ConfigIssue(name, None, (), "is a directory, not a file")])
     if Path(path).suffix.lower() not in suffixes:
         raise ConfigError(
             [
@@ -97,12 +103,6 @@ def read_config_text(path: str | Path, suffixes: Sequence[str] = CONFIG_SUFFIXES
                 )
             ]
         )
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise ConfigError([ConfigIssue(name, None, (), _os_reason(exc))]) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ConfigError([ConfigIssue(name, None, (), "is a directory, not a file")])
     if not stat.S_ISREG(info.st_mode):
         raise ConfigError(
             [ConfigIssue(name, None, (), "is not a regular file (a device, FIFO or socket)")]

@@ -92,7 +92,8 @@ def test_missing_or_unknown_kind(tmp_path: Path) -> None:
 
 
 def test_a_bad_rollout_spec_is_reported(tmp_path: Path) -> None:
-    with pytest.raises(UnknownAgentError):
+    # at the field of the file that names it (issue #19), not as a bare unknown agent
+    with pytest.raises(ConfigError, match=r"agent\.yaml:2: rollout: unknown agent 'niemand'"):
         make_agent(_write(tmp_path, "kind: mcts\nrollout: niemand\n"))
 
 

@@ -9,6 +9,8 @@ bounded number of examples. The only exception any of them may raise is the proj
 
 from __future__ import annotations
 
+import copy
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -135,3 +137,52 @@ def test_random_bytes_raise_only_config_errors(loader: str, data: bytes) -> None
 )
 def test_hostile_fragments_raise_only_config_errors(loader: str, fragment: str) -> None:
     _only_config_errors(LOADERS[loader], f"name: x\nextra: {fragment}\n".encode())
+
+
+BUNDLE = ROOT / "agents" / "policies" / "spiegelduell-nsc"
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            out += _paths(inner, (*prefix, key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value[:3]):
+            out += _paths(inner, (*prefix, i))
+    return out
+
+
+MANIFEST = json.loads((BUNDLE / "manifest.json").read_text(encoding="utf-8"))
+MANIFEST_PATHS = _paths(MANIFEST)[1:]
+
+
+def _bundle_with(manifest: bytes) -> Any:
+    from agents.policy.bundle import BundleError, load_bundle
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "b"
+        folder.mkdir()
+        (folder / "policy.safetensors").symlink_to(BUNDLE / "policy.safetensors")
+        (folder / "manifest.json").write_bytes(manifest)
+        try:
+            load_bundle(folder)
+        except BundleError as exc:
+            assert str(exc)
+
+
+@FUZZ
+@given(st.sampled_from(MANIFEST_PATHS), DOCUMENTS)
+def test_mutated_manifests_raise_only_bundle_errors(path: tuple[Any, ...], junk: Any) -> None:
+    data = copy.deepcopy(MANIFEST)
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = junk
+    _bundle_with(json.dumps(data, allow_nan=True).encode("utf-8"))
+
+
+@FUZZ
+@given(st.binary(max_size=400) | DOCUMENTS.map(lambda d: json.dumps(d).encode("utf-8")))
+def test_random_manifests_raise_only_bundle_errors(data: bytes) -> None:
+    _bundle_with(data)

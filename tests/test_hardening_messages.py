@@ -117,3 +117,51 @@ def test_rendered_maps_carry_a_legend_of_what_they_show() -> None:
     assert {"Boden", "Wand", "Runner", "Gegner", "Ausgang"} <= set(labels)
     labels = [h.get_label() for h in _legend_handles(load_scenario("dach"))]
     assert "Kletterkante" in labels and "Zahl im Feld: Höhe in m" in labels
+
+
+def test_a_bundle_that_cannot_play_stops_simulate_and_tournament_before_any_game(
+    tmp_path: Path,
+) -> None:
+    bundle = "policy:agents/policies/duell-nsc"
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, "-m", "cwenv.cli.main", "simulate", "feuergefecht", "--nscs", bundle],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+    )
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("feuergefecht: agents/policies/duell-nsc: cannot play")
+    db = tmp_path / "t.sqlite"
+    args = ["tournament", "--agents", f"greedy,{bundle}", "--scenarios", "feuergefecht"]
+    out = subprocess.run(
+        [sys.executable, "-m", "cwenv.cli.main", *args, "--games", "1", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+    )
+    assert out.returncode == 1 and "cannot play" in out.stderr and not db.exists()
+
+
+def test_stress_chart_titles_do_not_overlap_the_panels_above() -> None:
+    from cwenv.stress.charts import Panel, Row, interval_figure
+
+    panels = [
+        Panel(f"metric {i}: variant − default", [Row("passes", 0.1 * i, -1.0, 2.0)], reference=0)
+        for i in range(11)
+    ]
+    fig = interval_figure("scenario: difference from default", panels, ncols=3)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    axes = [ax for ax in fig.axes if ax.axison]
+    for ax in axes:
+        title = ax.title.get_window_extent(renderer)
+        for other in axes:
+            if other is ax:
+                continue
+            for label in [*other.get_xticklabels(), other.xaxis.label]:
+                if label.get_text():
+                    assert not title.overlaps(label.get_window_extent(renderer)), ax.get_title()
+        assert not title.overlaps(fig._suptitle.get_window_extent(renderer))

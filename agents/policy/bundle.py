@@ -186,7 +186,10 @@ def load_bundle(folder: str | Path) -> PolicyBundle:
     path = Path(folder)
     try:
         if not path.is_dir():
-            raise BundleError(f"{path}: not a policy bundle folder (no such directory)")
+            raise BundleError(
+                f"{path}: no such folder; a policy bundle is a folder with {MANIFEST} "
+                f"and {WEIGHTS}"
+            )
     except OSError as exc:  # e.g. a symlink loop on some platforms
         raise BundleError(f"{path}: cannot read ({exc.strerror or exc})") from None
     manifest_path = path / MANIFEST

@@ -21,6 +21,7 @@ from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import content_hash
 from cwenv.runner.play import (
     GameTask,
+    check_fit,
     load_game,
     resolve_agent,
     resolve_source,
@@ -257,6 +258,9 @@ def build_plan(config: TournamentConfig) -> Plan:
     loaded = {s: load_game(src, rules_spec, fresh=True) for s, src in sources.items()}
     rules = {s: rules_fingerprint(game.options) for s, game in loaded.items()}
     content = {s: scenario_content(sources[s], game, rules_spec) for s, game in loaded.items()}
+    for scenario, game in loaded.items():
+        for spec in config.agents:
+            check_fit(spec, spec, game, scenario)  # a bundle that cannot play it: say so now
     games: list[PlannedGame] = []
     for index in range(config.games):
         for scenario, source in sources.items():

@@ -168,6 +168,19 @@ def make_agents(runners: str, nscs: str) -> dict[int, Agent]:
     }
 
 
+def check_fit(runners: str, nscs: str, game: Game, where: str) -> None:
+    """Before any game: an agent that can tell it cannot play ``game`` (a policy bundle
+    trained for another action window, through its ``prepare``) stops the run with a
+    :class:`RunnerError` naming the scenario, instead of failing every game."""
+    for agent in {id(a): a for a in make_agents(runners, nscs).values()}.values():
+        prepare = getattr(agent, "prepare", None)
+        if callable(prepare):
+            try:
+                prepare(game)
+            except ValueError as exc:
+                raise RunnerError(f"{where}: {exc}") from None
+
+
 def play_combat(game: Game, runners: str, nscs: str, seed: int) -> Combat:
     """Play one seeded game to its end and return the finished combat."""
     from agents.base import play_out

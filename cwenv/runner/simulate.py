@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from cwenv.model.types import Side
 from cwenv.runner.backends import run_tasks
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import GameTask, load_game, make_agents, resolve_agent, resolve_source
+from cwenv.runner.play import GameTask, check_fit, load_game, resolve_agent, resolve_source
 from cwenv.runner.seeds import game_seed
 from cwenv.runner.stats import SimulationStats
 
@@ -42,7 +42,7 @@ def prepare(config: SimulationConfig) -> SimulationStats:
         raise RunnerError(f"--games must be >= 0, got {config.games}")
     rules = resolve_source(config.rules) if config.rules is not None else None
     game = load_game(resolve_source(config.scenario), rules)
-    make_agents(config.runners, config.nscs)  # unknown names fail before any game
+    check_fit(config.runners, config.nscs, game, config.scenario)  # before any game
     present = sorted({spec.side for spec in game.roster})
     agents = {side.name: config.runners if side is Side.RUNNER else config.nscs for side in present}
     return SimulationStats(tuple(side.name for side in present), agents)

@@ -40,12 +40,28 @@ def interval_panels(path: Path, title: str, panels: Sequence[Panel], ncols: int 
     """Horizontal point-and-interval plots, ``ncols`` panels per line; highlighted rows red.
     Panels with the same row labels share one label column."""
     plt = _pyplot()
+    fig = interval_figure(title, panels, ncols)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
+    plt.close(fig)
+    return atomic_write_bytes(path, buffer.getvalue())
+
+
+def interval_figure(title: str, panels: Sequence[Panel], ncols: int = 2) -> Any:
+    """The figure of :func:`interval_panels` (for a caller that wants to look at it)."""
+    plt = _pyplot()
     ncols = max(1, min(ncols, len(panels)))
     nrows = -(-len(panels) // ncols)
     shared = len({tuple(r.label for r in p.rows) for p in panels}) == 1
-    height = max(len(p.rows) for p in panels) * 0.22 + 1.2
+    height = max(len(p.rows) for p in panels) * 0.22 + 1.5
+    # constrained layout keeps each panel's title clear of the tick labels above it
     fig, axes = plt.subplots(
-        nrows, ncols, figsize=(4.8 * ncols, height * nrows), squeeze=False, sharey=shared
+        nrows,
+        ncols,
+        figsize=(4.8 * ncols, height * nrows + 0.4),
+        squeeze=False,
+        sharey=shared,
+        layout="constrained",
     )
     for k, ax in enumerate(axes.flat):
         if k >= len(panels):
@@ -53,10 +69,7 @@ def interval_panels(path: Path, title: str, panels: Sequence[Panel], ncols: int 
             continue
         _panel(ax, panels[k], labels=not shared or k % ncols == 0)
     fig.suptitle(title, fontsize=11)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
-    plt.close(fig)
-    return atomic_write_bytes(path, buffer.getvalue())
+    return fig
 
 
 def _panel(ax: Any, panel: Panel, labels: bool) -> None:
