@@ -187,8 +187,7 @@ def load_bundle(folder: str | Path) -> PolicyBundle:
     try:
         if not path.is_dir():
             raise BundleError(
-                f"{path}: no such folder; a policy bundle is a folder with {MANIFEST} "
-                f"and {WEIGHTS}"
+                f"{path}: no such folder; a policy bundle is a folder with {MANIFEST} and {WEIGHTS}"
             )
     except OSError as exc:  # e.g. a symlink loop on some platforms
         raise BundleError(f"{path}: cannot read ({exc.strerror or exc})") from None
