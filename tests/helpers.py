@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -132,3 +135,23 @@ def lines(c: Combat) -> list[str]:
 
 def events_of(c: Combat, kind: type[Any]) -> list[Any]:
     return [e for e in c.events if isinstance(e, kind)]
+
+
+def run_cwenv(*args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """``cwenv ARGS`` in a fresh interpreter (what a user's shell runs), output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "cwenv.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kwargs,
+    )
+
+
+def dump_db(db: Any) -> list[str]:
+    """A database's content, row by row, read-only (reading must not change it)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()

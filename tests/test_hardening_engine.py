@@ -3,8 +3,6 @@ terminal (issue #19, items 8 and 13)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +13,7 @@ from cwenv.engine.game import DECISION_CAP
 from cwenv.engine.state import DECISION_CAP_REASON
 from cwenv.envs.errors import InvalidActionError
 from cwenv.envs.kampfrunde import KampfrundeEnv
+from tests.helpers import run_cwenv
 
 SEALED = """\
 name: Versiegelt
@@ -35,29 +34,20 @@ map:
 """
 
 
-def _cwenv(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cwenv.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
 def test_validate_warns_about_a_fight_that_cannot_end(tmp_path: Path) -> None:
     sealed = tmp_path / "versiegelt.yaml"
     sealed.write_text(SEALED.format(extra=""), encoding="utf-8")
-    out = _cwenv("scenarios", "validate", str(sealed), "--kind", "scenarios")
+    out = run_cwenv("scenarios", "validate", str(sealed), "--kind", "scenarios")
     assert out.returncode == 0  # valid, but:
     assert "no walkable path between the Runners and the Gegner" in out.stderr
     assert "round_limit" in out.stderr
     limited = tmp_path / "begrenzt.yaml"
     limited.write_text(SEALED.format(extra="round_limit: 5\n"), encoding="utf-8")
-    assert "warning" not in _cwenv("scenarios", "validate", str(limited)).stderr
+    assert "warning" not in run_cwenv("scenarios", "validate", str(limited)).stderr
 
 
 def test_every_shipped_scenario_validates_without_a_warning() -> None:
-    out = _cwenv("scenarios", "validate")
+    out = run_cwenv("scenarios", "validate")
     assert out.returncode == 0, out.stderr
     assert "warning" not in out.stderr
 
@@ -65,7 +55,7 @@ def test_every_shipped_scenario_validates_without_a_warning() -> None:
 def test_a_fight_that_cannot_end_stops_at_the_decision_cap(tmp_path: Path) -> None:
     sealed = tmp_path / "versiegelt.yaml"
     sealed.write_text(SEALED.format(extra="decision_cap: 300\n"), encoding="utf-8")
-    out = _cwenv("fight", str(sealed), "--runners", "taktiker", "--nscs", "greedy")
+    out = run_cwenv("fight", str(sealed), "--runners", "taktiker", "--nscs", "greedy")
     assert out.returncode == 0, out.stderr
     assert DECISION_CAP_REASON in out.stdout
     combat = load_scenario(sealed).new_combat(seed=3)

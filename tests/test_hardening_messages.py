@@ -19,15 +19,7 @@ from cwenv.engine.actions import ActionKind
 from cwenv.engine.game import Game, GameSetupError
 from cwenv.engine.narration import counter_label, narrate, rounds_text
 from cwenv.rules.variants import load_rule_variant, options_from_mapping
-
-
-def _cwenv(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cwenv.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+from tests.helpers import run_cwenv
 
 
 def test_unknown_names_get_the_closest_known_ones() -> None:
@@ -56,17 +48,17 @@ def test_an_unknown_scenario_field_gets_the_closest_field(tmp_path: Path) -> Non
 
 
 def test_a_rules_option_error_names_the_option_not_the_scenario_file() -> None:
-    out = _cwenv("fight", "duell", "--rules", "pases")
+    out = run_cwenv("fight", "duell", "--rules", "pases")
     assert out.returncode == 1
     assert out.stderr.startswith("command line: --rules: unknown rule variant 'pases'")
     assert "duell.yaml" not in out.stderr
 
 
 def test_short_help_and_version() -> None:
-    assert _cwenv("--version").stdout.strip() == f"cwenv {__version__}"
-    short, long = _cwenv("-h"), _cwenv("--help")
+    assert run_cwenv("--version").stdout.strip() == f"cwenv {__version__}"
+    short, long = run_cwenv("-h"), run_cwenv("--help")
     assert short.returncode == 0 and short.stdout == long.stdout and "fight" in short.stdout
-    assert _cwenv("fight", "-h").returncode == 0
+    assert run_cwenv("fight", "-h").returncode == 0
 
 
 def test_rounds_are_counted_in_german() -> None:
@@ -76,7 +68,7 @@ def test_rounds_are_counted_in_german() -> None:
 
 
 def test_a_one_round_fight_says_nach_1_runde() -> None:
-    out = _cwenv("fight", "duell", "--seed", "2", "--quiet")
+    out = run_cwenv("fight", "duell", "--seed", "2", "--quiet")
     assert out.returncode == 0
     assert "nach 1 Runde (" in out.stdout and "1 Runden" not in out.stdout
 

@@ -22,18 +22,10 @@ from cwenv.rules.variants import CONFIG_ROOT
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.plan import TournamentConfig, build_plan
 from cwenv.runner.tournament import run_tournament
+from tests.helpers import dump_db
 from tests.test_runner_support import runner_app
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def _dump(db: Path) -> list[str]:
-    """The database's content, row by row (read-only: reading must not change it)."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 @pytest.fixture()
@@ -84,7 +76,7 @@ def test_resume_after_a_scenario_edit_is_refused(
     app = runner_app()
     first = CliRunner().invoke(app, _args(content, db))
     assert first.exit_code == 0, first.output
-    before = _dump(db)
+    before = dump_db(db)
     _edit(content["scenario"], old, new)
     again = CliRunner().invoke(app, _args(content, db))
     assert again.exit_code == 1, again.output
@@ -92,7 +84,7 @@ def test_resume_after_a_scenario_edit_is_refused(
     assert named in again.stderr and "duell.yaml" in again.stderr
     assert "new --db or a new --name" in again.stderr
     assert "Traceback" not in again.output
-    assert _dump(db) == before  # nothing was written
+    assert dump_db(db) == before  # nothing was written
 
 
 def test_resume_after_an_agent_edit_names_the_field(

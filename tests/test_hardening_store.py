@@ -18,6 +18,7 @@ from typer.testing import CliRunner, Result
 
 from cwenv.runner.plan import TournamentConfig
 from cwenv.runner.tournament import run_tournament
+from tests.helpers import dump_db
 from tests.test_runner_support import results, runner_app
 
 CONFIG = TournamentConfig(("greedy", "random"), ("duell",), games=3, seed=2)
@@ -30,14 +31,6 @@ def db(tmp_path: Path) -> Path:
     path = tmp_path / "results.sqlite"
     run_tournament(CONFIG, path)
     return path
-
-
-def _dump(db: Path) -> list[str]:
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 def _clean_failure(result: Result, db: Path, *words: str) -> None:
@@ -228,13 +221,13 @@ def test_a_foreign_sqlite_file_is_refused_not_extended(tmp_path: Path) -> None:
         conn.execute("CREATE TABLE kunden (id INTEGER PRIMARY KEY, name TEXT)")
         conn.execute("INSERT INTO kunden (name) VALUES ('Arasaka')")
     conn.close()
-    before = _dump(path)
+    before = dump_db(path)
     app = runner_app()
     resume = CliRunner().invoke(app, [*TOURNAMENT, "--db", str(path)])
     _clean_failure(resume, path, "not a cwenv results database", "kunden")
     report = CliRunner().invoke(app, ["report", str(path), "--out", str(tmp_path / "o")])
     _clean_failure(report, path, "not a cwenv results database")
-    assert _dump(path) == before
+    assert dump_db(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kunden.sqlite"]
 
 
@@ -244,13 +237,13 @@ def test_an_unknown_results_format_is_refused_by_name(
 ) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (value,))
-    before = _dump(db)
+    before = dump_db(db)
     app = runner_app()
     report = CliRunner().invoke(app, ["report", str(db), "--out", str(tmp_path / "o")])
     _clean_failure(report, db, message)
     resume = CliRunner().invoke(app, [*TOURNAMENT, "--db", str(db)])
     _clean_failure(resume, db, message)
-    assert _dump(db) == before
+    assert dump_db(db) == before
 
 
 def test_format_1_is_read_and_migrated(db: Path, tmp_path: Path) -> None:
@@ -275,14 +268,14 @@ def test_a_second_writer_is_refused_while_the_first_runs(db: Path) -> None:
     tournament started in another process is refused instead of playing everything again."""
     from cwenv.runner.store import Store
 
-    before = _dump(db)
+    before = dump_db(db)
     command = [sys.executable, "-m", "cwenv.cli.tournament", *TOURNAMENT[1:], "--db", str(db)]
     with Store(db):
         second = subprocess.run(command, capture_output=True, text=True, timeout=120)
         assert second.returncode == 1, second.stderr
         assert f"in use by another cwenv run (pid {os.getpid()})" in second.stderr
         assert "Traceback" not in second.stderr
-    assert _dump(db) == before
+    assert dump_db(db) == before
     after = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert after.returncode == 0, after.stderr  # free again once the first has finished
     assert json.loads(after.stdout)["played_now"] == 0

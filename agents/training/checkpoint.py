@@ -35,7 +35,13 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from agents.policy.bundle import F32, Activation, ObservationKey, read_float32_tensors
+from agents.policy.bundle import (
+    F32,
+    Activation,
+    ObservationKey,
+    read_float32_tensors,
+    sha256_of,
+)
 
 CHECKPOINTS = "checkpoints"
 POLICY = "policy.safetensors"
@@ -295,14 +301,6 @@ def _checked_file(path: Path, limit: int) -> None:
         raise CheckpointError(f"{path}: {info.st_size} bytes; the limit is {limit}")
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def read_checkpoint(path: Path) -> Checkpoint:
     """Read and verify a checkpoint folder (JSON and safetensors only; CheckpointError)."""
     state_path = path / STATE
@@ -319,7 +317,7 @@ def read_checkpoint(path: Path) -> Checkpoint:
     for key, name in (("policy", POLICY), ("optimizer", OPTIMIZER)):
         file = path / name
         _checked_file(file, MAX_TENSOR_BYTES)
-        if _sha256(file) != getattr(state.sha256, key):
+        if sha256_of(file) != getattr(state.sha256, key):
             raise CheckpointError(f"{file}: sha256 does not match {STATE}; the file changed")
         tensors[key] = read_float32_tensors(file, None, CheckpointError)
     return Checkpoint(path, state, tensors["policy"], tensors["optimizer"])
