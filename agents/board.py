@@ -3,7 +3,7 @@
 The engine's helpers that agents need (``check_parts``, ``cover_against``,
 ``reaction_choices``, ``armour_after_mode``, ``defence_values``) take a ``Combat`` but read
 only a handful of its attributes. A :class:`Board` carries exactly those attributes, built
-from the read-only :class:`~agents.base.DecisionView`, so agents use the engine's rules
+from the read-only :class:`~cwenv.agent.DecisionView`, so agents use the engine's rules
 instead of re-implementing them and never touch the live combat. Results that do not change
 within one decision are cached on the board.
 """
@@ -14,7 +14,7 @@ import heapq
 import weakref
 from typing import TYPE_CHECKING, cast
 
-from agents.base import DecisionView
+from cwenv.agent import DecisionView
 from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.battlemap.los import has_line_of_sight, terrain_cover
 from cwenv.engine.checks import check_parts

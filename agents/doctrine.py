@@ -18,13 +18,13 @@ from typing import cast
 
 from pydantic import Field
 
-from agents.base import DecisionView
 from agents.board import Board
 from agents.cells import ShotTable, ThreatTable
 from agents.config import PromptConfig
 from agents.prompts import answer_prompt
 from agents.valuation import handlung_value
 from agents.worth import shake_worth_it
+from cwenv.agent import DecisionView
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.fighter import FighterState

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from agents.base import DecisionView
+from cwenv.agent import DecisionView
 from cwenv.engine.actions import Action, ActionKind, DecisionKind
 
 PROMPT_PREFERENCE = (

@@ -24,7 +24,6 @@ from typing import Literal
 
 from pydantic import Field
 
-from agents.base import Agent, DecisionView
 from agents.search import (
     Horizon,
     SearchConfig,
@@ -34,6 +33,7 @@ from agents.search import (
     turn_candidates,
     worth_searching,
 )
+from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import Action, DecisionKind
 from cwenv.model.types import Side
 

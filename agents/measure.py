@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.base import Agent, DecisionView
+from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import DecisionKind
 from cwenv.model.types import Side
 from cwenv.runner.stats import Z95, wilson_interval

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent, RandomAgent
 from agents.config import (
     AGENT_CONFIG_DIR,
     AgentConfig,
@@ -27,6 +26,8 @@ from agents.config import (
     read_config,
 )
 from agents.greedy import GreedyAgent
+from agents.uniform import RandomAgent
+from cwenv.agent import Agent
 from cwenv.content.library import looks_like_path
 from cwenv.suggest import did_you_mean
 from cwenv.yamlio import ConfigError, YamlDocument

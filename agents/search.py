@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from agents.base import Agent, DecisionView
 from agents.board import Board, cover_cells, hostile_sides
 from agents.config import AgentConfig
 from agents.worth import condition_cost
+from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.state import Combat

@@ -33,8 +33,8 @@ def _game(scenario: str, rules: str | None = None) -> Game:
 
 
 def _combat_runner(game: Game, agent: str) -> Callable[[], int]:
-    from agents.base import play_out
     from agents.registry import make_agent
+    from cwenv.agent import play_out
 
     agents = {0: make_agent(agent), 1: make_agent(agent), 2: make_agent(agent)}
     seed = [0]
@@ -169,8 +169,8 @@ def state_ops(s: Settings) -> Iterator[Figure]:
 def mcts(s: Settings) -> Iterator[Figure]:
     """MCTS iterations per second (default configuration: doctrine rollouts) from a
     mid-fight TURN decision where the search runs (one with a Handlung left)."""
-    from agents.base import DecisionView
     from agents.mcts import MCTSAgent, MCTSConfig
+    from cwenv.agent import DecisionView
 
     game = _game("duell" if s.quick else "feuergefecht")
     c = mid_fight(game, decisions=4 if s.quick else 60)

@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from agents.base import DecisionView
 from agents.policy import agent as agent_module
 from agents.policy.agent import PolicyAgent, PolicyMismatchError, PolicyMismatchWarning
 from agents.policy.bundle import (
@@ -32,6 +31,7 @@ from agents.policy.bundle import (
     upgrade_bundle,
 )
 from agents.registry import UnknownAgentError, make_agent
+from cwenv.agent import DecisionView
 from cwenv.cli.main import app
 from cwenv.content import load_scenario
 from cwenv.model.types import Side

@@ -23,7 +23,7 @@ import yaml
 from rich.console import Console
 from typer.testing import CliRunner
 
-from agents.base import Agent, DecisionView
+from cwenv.agent import Agent, DecisionView
 from cwenv.cli.main import app
 from cwenv.content import load_scenario
 from cwenv.engine.actions import Action

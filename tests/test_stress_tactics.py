@@ -17,9 +17,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from agents.base import DecisionView
 from agents.board import Board
 from agents.odds import weapon_estimate
+from cwenv.agent import DecisionView
 from cwenv.content import load_scenario
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.runner.store import Store

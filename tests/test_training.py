@@ -13,7 +13,6 @@ import pytest
 import yaml
 
 import cwenv  # noqa: F401  (registers the env)
-from agents.base import DecisionView
 from agents.policy.agent import PolicyAgent
 from agents.policy.bundle import (
     MANIFEST,
@@ -29,6 +28,7 @@ from agents.training.export import torch_logits
 from agents.training.restore import restore_model
 from agents.training.runs import load_run_config
 from agents.training.train import build_model, export_run, latest_checkpoint, train
+from cwenv.agent import DecisionView
 from cwenv.content import load_scenario
 from cwenv.yamlio import ConfigError
 

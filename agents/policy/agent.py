@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.base import DecisionView
 from agents.policy.bundle import BundleError, PolicyBundle, load_bundle
+from cwenv.agent import DecisionView
 from cwenv.engine.actions import Action
 
 if TYPE_CHECKING:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.base import play_out
 from agents.policy.agent import PolicyAgent
 from agents.policy.bundle import Manifest, PolicyBundle
 from agents.registry import make_agent
 from agents.training.export import observation_keys, policy_layers
+from cwenv.agent import play_out
 from cwenv.engine.game import Game
 from cwenv.model.types import Side
 from cwenv.runner.seeds import game_seed, side_rngs

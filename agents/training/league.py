@@ -2,7 +2,7 @@
 
 Members are scripted and search agents (by spec) and frozen snapshots of the learner
 (self-play). The env builds one :class:`LeagueOpponent` and asks it for every opponent
-decision; a new combat (a new :class:`~agents.base.DecisionView`) starts a new draw, made
+decision; a new combat (a new :class:`~cwenv.agent.DecisionView`) starts a new draw, made
 with the episode's own generator so runs stay reproducible.
 """
 
@@ -12,9 +12,9 @@ import random
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from agents.base import Agent, DecisionView
 from agents.registry import make_agent
 from agents.training.config import League
+from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import Action
 
 

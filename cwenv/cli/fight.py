@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import typer
 
-from agents.base import play_out
 from agents.policy.agent import check_fits
 from agents.policy.bundle import BundleError
 from agents.registry import UnknownAgentError, make_agent
+from cwenv.agent import play_out
 from cwenv.engine.narration import narrate, rounds_text
 from cwenv.invariants import present
 from cwenv.model.types import Side

@@ -28,7 +28,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
 
-from agents.base import DecisionView
+from cwenv.agent import DecisionView
 from cwenv.engine.state import Combat
 from cwenv.envs.errors import InvalidActionError, action_index
 from cwenv.envs.layout import DEFAULT_DRAG_RADIUS, DEFAULT_MOVE_RADIUS

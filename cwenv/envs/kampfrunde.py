@@ -9,7 +9,7 @@ from typing import Any, Literal
 import gymnasium as gym
 import numpy as np
 
-from agents.base import DecisionView
+from cwenv.agent import DecisionView
 from cwenv.engine.state import Combat
 from cwenv.envs.errors import InvalidActionError, action_index
 from cwenv.envs.layout import DEFAULT_DRAG_RADIUS, DEFAULT_MOVE_RADIUS

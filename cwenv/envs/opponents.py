@@ -2,16 +2,16 @@
 
 The default is the ``taktiker`` doctrine when ``agents.registry`` knows it, otherwise the
 :class:`~agents.greedy.GreedyAgent` baseline. The environments know agents only through
-the :class:`~agents.base.Agent` interface.
+the :class:`~cwenv.agent.Agent` interface.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.base import Agent
 from agents.greedy import GreedyAgent
 from agents.registry import UnknownAgentError, make_agent
+from cwenv.agent import Agent
 
 DEFAULT_OPPONENT = "taktiker"
 FALLBACK_OPPONENT = "greedy"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from agents.base import Agent, DecisionView
+from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import Action
 from cwenv.engine.preview import preview_attack
 from cwenv.engine.state import Combat

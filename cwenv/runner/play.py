@@ -21,7 +21,7 @@ from cwenv.runner.hashing import content_hash
 from cwenv.runner.seeds import side_rngs
 
 if TYPE_CHECKING:
-    from agents.base import Agent
+    from cwenv.agent import Agent
     from cwenv.engine.game import Game
     from cwenv.engine.state import Combat
     from cwenv.rules.options import RuleOptions
@@ -183,7 +183,7 @@ def check_fit(runners: str, nscs: str, game: Game, where: str) -> None:
 
 def play_combat(game: Game, runners: str, nscs: str, seed: int) -> Combat:
     """Play one seeded game to its end and return the finished combat."""
-    from agents.base import play_out
+    from cwenv.agent import play_out
 
     combat = game.new_combat(seed)
     for side, spec in ((Side.RUNNER, runners), (Side.GEGNER, nscs)):

@@ -4,6 +4,10 @@ The same interface drives enemies in the environments, in tournaments, in stress
 at the table. An agent sees a read-only :class:`DecisionView` of the combat (and may clone
 it to look ahead), the legal actions, and its own seeded generator; it never draws from a
 global random source.
+
+It lives in ``cwenv`` so that the environments, the runner and the table game need no
+concrete agent: they build agents from specs through :mod:`cwenv.agent_registry`, and the
+project's ``agents`` package (or a user's own) implements them.
 """
 
 from __future__ import annotations
@@ -98,16 +102,6 @@ class Agent(Protocol):
     def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose one of ``legal`` (never empty) for the decision in ``view``."""
         ...
-
-
-class RandomAgent:
-    """Uniform over the legal actions."""
-
-    name = "random"
-    description = "wählt gleichverteilt unter den legalen Aktionen"
-
-    def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
-        return legal[rng.randrange(len(legal))]
 
 
 def play_out(
