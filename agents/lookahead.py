@@ -45,7 +45,7 @@ class LookaheadAgent:
     """``lookahead``: see the module text."""
 
     def __init__(self, config: LookaheadConfig | None = None) -> None:
-        from agents.registry import make_agent
+        from cwenv.agent_registry import make_agent
 
         self.config = config or LookaheadConfig()
         self.name = self.config.name or "lookahead"

@@ -84,7 +84,7 @@ class MCTSAgent:
     """``mcts``: see the module text."""
 
     def __init__(self, config: MCTSConfig | None = None) -> None:
-        from agents.registry import make_agent
+        from cwenv.agent_registry import make_agent
 
         self.config = config or MCTSConfig()
         self.name = self.config.name or "mcts"

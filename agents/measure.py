@@ -68,7 +68,7 @@ _AGENTS: dict[str, Agent] = {}
 
 
 def _agent(spec: str) -> Agent:
-    from agents.registry import make_agent
+    from cwenv.agent_registry import make_agent
 
     if spec not in _AGENTS:
         _AGENTS[spec] = make_agent(spec)

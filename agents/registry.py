@@ -8,6 +8,10 @@ A spec is
   file; the file names its ``kind`` and that kind's parameters;
 * ``policy:PATH`` — a saved RL policy bundle (a folder with ``manifest.json`` and
   ``policy.safetensors``), played with numpy only.
+
+``cwenv`` finds these through :data:`resolver`, registered in ``pyproject.toml`` under the
+entry-point group ``cwenv.agents``; build agents with :func:`cwenv.agent_registry.make_agent`,
+which also knows the agents of other installed packages.
 """
 
 from __future__ import annotations
@@ -28,13 +32,9 @@ from agents.config import (
 from agents.greedy import GreedyAgent
 from agents.uniform import RandomAgent
 from cwenv.agent import Agent
+from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.content.library import looks_like_path
-from cwenv.suggest import did_you_mean
 from cwenv.yamlio import ConfigError, YamlDocument
-
-
-class UnknownAgentError(ValueError):
-    """No agent of that name (or a spec that cannot be used yet)."""
 
 
 def _plain(factory: Callable[[], Agent]) -> Callable[[Any], Agent]:
@@ -160,8 +160,10 @@ def _check_specs(doc: YamlDocument, config: AgentConfig, here: str) -> None:
         _LOADING.pop()
 
 
-def make_agent(spec: str) -> Agent:
-    """Build an agent from its spec (see the module text)."""
+def resolve(spec: str) -> Agent | None:
+    """Build the agent of ``spec`` if it is one of this package's (see the module text);
+    None for a name it does not know (:func:`cwenv.agent_registry.make_agent` then asks
+    the other resolvers and reports an unknown agent)."""
     if spec.startswith("policy:"):
         from agents.policy.agent import policy_agent
         from agents.policy.bundle import BundleError
@@ -178,8 +180,7 @@ def make_agent(spec: str) -> Agent:
     if spec in BUILTIN:
         model, build = _kinds()[spec]
         return build(model(kind=spec))
-    hint = did_you_mean(spec, known_specs())
-    raise UnknownAgentError(f"unknown agent {spec!r}{hint}; known: {', '.join(known_specs())}")
+    return None
 
 
 def library_files() -> list[str]:
@@ -225,6 +226,37 @@ def describe_agents() -> list[tuple[str, str]]:
     for spec in shipped_policies():
         out.append((spec, "trainiertes Netz (Policy-Bündel), gerechnet mit numpy"))
     return out
+
+
+def source(spec: str) -> str | None:
+    """The file that defines the agent of ``spec`` (a path as given, or its library file)."""
+    if looks_like_path(spec):
+        return spec
+    try:
+        path = agent_file(spec)
+    except (ValueError, OSError):
+        return None
+    return str(path) if path.is_file() else None
+
+
+class ProjectAgents:
+    """This package's agents as a :class:`cwenv.agent_registry.AgentResolver`."""
+
+    def known(self) -> list[str]:
+        return known_specs()
+
+    def resolve(self, spec: str) -> Agent | None:
+        return resolve(spec)
+
+    def describe(self) -> list[tuple[str, str]]:
+        return describe_agents()
+
+    def source(self, spec: str) -> str | None:
+        return source(spec)
+
+
+resolver = ProjectAgents()
+"""The entry point ``cwenv.agents: agents`` (``pyproject.toml``)."""
 
 
 def _factory(name: str) -> Callable[[], Agent]:

@@ -47,8 +47,8 @@ def open_game(per_side: int, side_len: int) -> Game:
 
 def _measure(game: Game, agent: str, s: Settings) -> tuple[list[float], float]:
     """CPU ms per combat (samples) and the median CPU µs per turn."""
-    from agents.registry import make_agent
     from cwenv.agent import play_out
+    from cwenv.agent_registry import make_agent
 
     agents = {0: make_agent(agent), 1: make_agent(agent), 2: make_agent(agent)}
     per_combat, per_turn = [], []

@@ -33,8 +33,8 @@ def _game(scenario: str, rules: str | None = None) -> Game:
 
 
 def _combat_runner(game: Game, agent: str) -> Callable[[], int]:
-    from agents.registry import make_agent
     from cwenv.agent import play_out
+    from cwenv.agent_registry import make_agent
 
     agents = {0: make_agent(agent), 1: make_agent(agent), 2: make_agent(agent)}
     seed = [0]

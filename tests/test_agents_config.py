@@ -8,17 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 from agents.config import AGENT_CONFIG_DIR
-from agents.registry import (
-    AGENTS,
-    BUILTIN,
-    UnknownAgentError,
-    describe_agents,
-    library_files,
-    make_agent,
-)
+from agents.registry import AGENTS, BUILTIN, describe_agents, library_files
 from agents.schuetze import Schuetze
 from agents.stuermer import Stuermer, StuermerConfig
 from agents.taktiker import Taktiker
+from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.cli.agents import app
 from cwenv.yamlio import ConfigError
 

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from agents.registry import make_agent
 from cwenv.agent import Agent, DecisionView
+from cwenv.agent_registry import make_agent
 from cwenv.content import load_scenario
 from cwenv.engine.actions import DecisionKind
 from cwenv.engine.state import Combat

@@ -8,9 +8,9 @@ import pytest
 
 from agents.lookahead import LookaheadAgent, LookaheadConfig, paired_best
 from agents.mcts import MCTSAgent, MCTSConfig
-from agents.registry import make_agent
 from agents.search import state_value
 from cwenv.agent import DecisionView, play_out
+from cwenv.agent_registry import make_agent
 from cwenv.content import load_scenario
 from cwenv.engine.actions import DecisionKind
 from cwenv.engine.state import Combat

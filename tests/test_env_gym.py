@@ -14,8 +14,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env, data_equivalence
 
 import cwenv  # noqa: F401  (registers the env)
-from agents.registry import UnknownAgentError
 from agents.uniform import RandomAgent
+from cwenv.agent_registry import UnknownAgentError
 from cwenv.content import list_scenarios, load_scenario
 from cwenv.envs import InvalidActionError, KampfrundeEnv, load_reward_config
 from cwenv.envs.observe import CONTEXT_FEATURES

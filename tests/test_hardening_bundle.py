@@ -30,8 +30,8 @@ from agents.policy.bundle import (
     sha256_of,
     upgrade_bundle,
 )
-from agents.registry import UnknownAgentError, make_agent
 from cwenv.agent import DecisionView
+from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.cli.main import app
 from cwenv.content import load_scenario
 from cwenv.model.types import Side

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.registry import UnknownAgentError, make_agent
 from cwenv import __version__
+from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.content import ConfigError, load_scenario
 from cwenv.content.render import _legend_handles

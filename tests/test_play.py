@@ -11,8 +11,8 @@ import pexpect
 import pytest
 from rich.console import Console
 
-from agents.registry import make_agent
 from cwenv.agent import DecisionView
+from cwenv.agent_registry import make_agent
 from cwenv.content import load_scenario
 from cwenv.engine.narration import narrate_all
 from cwenv.model.types import Side

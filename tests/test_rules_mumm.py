@@ -318,8 +318,8 @@ def test_m08_doctrines_shake_benommen_off_to_defend(doctrine: str) -> None:
     a benommen Wache facing a hit shakes Benommen off, then may defend."""
     import random
 
-    from agents.registry import make_agent
     from cwenv.agent import DecisionView
+    from cwenv.agent_registry import make_agent
 
     c = duel([3, 4, 4, 4], enemy={"mumm": 2, "mumm_max": 2})
     gain_condition(c, c.fighters[1], Condition.BENOMMEN)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from agents.registry import make_agent
+from cwenv.agent_registry import make_agent
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.plan import TournamentConfig, build_plan
 from cwenv.runner.play import GameRecord, TaskResult

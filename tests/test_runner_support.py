@@ -60,12 +60,16 @@ def stored_record(conn: sqlite3.Connection, game_id: str) -> str:
 
 
 def extra_agent(monkeypatch: pytest.MonkeyPatch, spec: str, factory: Callable[[], Any]) -> None:
-    """Make ``make_agent(spec)`` build ``factory()`` for this test (in this process only)."""
-    import agents.registry as registry
+    """Make ``make_agent(spec)`` build ``factory()`` for this test (in this process only):
+    a resolver asked before the registered ones."""
+    import cwenv.agent_registry as registry
 
-    original = registry.make_agent
+    class Extra:
+        def known(self) -> list[str]:
+            return [spec]
 
-    def make(name: str) -> Any:
-        return factory() if name == spec else original(name)
+        def resolve(self, name: str) -> Any:
+            return factory() if name == spec else None
 
-    monkeypatch.setattr(registry, "make_agent", make)
+    registered = registry.resolvers()
+    monkeypatch.setattr(registry, "resolvers", lambda: (Extra(), *registered))

@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 
 from agents.policy.agent import PolicyAgent
 from agents.policy.bundle import load_bundle
-from agents.registry import make_agent
 from agents.training.config import load_training_config
 from agents.training.league import LeagueOpponent
 from agents.training.train import _make_env
 from cwenv.agent import DecisionView
+from cwenv.agent_registry import make_agent
 from cwenv.content import load_scenario
 from cwenv.envs.layout import ActionLayout
 from cwenv.model.types import Side

@@ -9,9 +9,9 @@ from typing import Any
 
 from agents.policy.agent import PolicyAgent
 from agents.policy.bundle import Manifest, PolicyBundle
-from agents.registry import make_agent
 from agents.training.export import observation_keys, policy_layers
 from cwenv.agent import play_out
+from cwenv.agent_registry import make_agent
 from cwenv.engine.game import Game
 from cwenv.model.types import Side
 from cwenv.runner.seeds import game_seed, side_rngs

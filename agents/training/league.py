@@ -12,9 +12,9 @@ import random
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from agents.registry import make_agent
 from agents.training.config import League
 from cwenv.agent import Agent, DecisionView
+from cwenv.agent_registry import make_agent
 from cwenv.engine.actions import Action
 
 

@@ -51,7 +51,7 @@ def _size(shape: list[int]) -> int:
 
 def _check_agent(spec: str, game: Game | None, path: Location, where: Origin) -> list[ConfigIssue]:
     from agents.policy.agent import check_fits
-    from agents.registry import make_agent
+    from cwenv.agent_registry import make_agent
 
     try:
         agent = make_agent(spec)

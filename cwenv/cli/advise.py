@@ -9,7 +9,7 @@ import typer
 
 from agents.policy.agent import check_fits
 from agents.policy.bundle import BundleError
-from agents.registry import UnknownAgentError, make_agent
+from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.play.advise import advise, load_situation
 from cwenv.yamlio import ConfigError
 

@@ -19,7 +19,7 @@ def agents() -> None:
 @app.command("list")
 def list_agents() -> None:
     """Every usable agent spec with a one-line description."""
-    from agents.registry import describe_agents
+    from cwenv.agent_registry import describe_agents
 
     rows = describe_agents()
     width = max(len(name) for name, _ in rows)
@@ -33,7 +33,7 @@ def list_agents() -> None:
 @app.command("show")
 def show(spec: str = typer.Argument(..., help="Agent spec (name or YAML file).")) -> None:
     """Print an agent's full configuration, defaults included."""
-    from agents.registry import UnknownAgentError, make_agent
+    from cwenv.agent_registry import UnknownAgentError, make_agent
     from cwenv.yamlio import ConfigError
 
     try:

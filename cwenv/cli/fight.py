@@ -6,8 +6,8 @@ import typer
 
 from agents.policy.agent import check_fits
 from agents.policy.bundle import BundleError
-from agents.registry import UnknownAgentError, make_agent
 from cwenv.agent import play_out
+from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.engine.narration import narrate, rounds_text
 from cwenv.invariants import present
 from cwenv.model.types import Side

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from agents.policy.agent import check_fits
 from agents.policy.bundle import BundleError
-from agents.registry import UnknownAgentError
+from cwenv.agent_registry import UnknownAgentError
 from cwenv.play.session import HUMAN, DiceMode, PlaySession, SavedGame, load_game, read_saved
 from cwenv.play.tui import SAVE_SUFFIXES, Prompt, QuitRequested, TerminalGame
 from cwenv.yamlio import ConfigError

@@ -124,6 +124,8 @@ def exploit(
     )
     try:
         require("rl", "plots")
+        from agents.training.train import train  # torch: only on this path
+
         with progress_bar("evaluation", progress) as bar:
             started = False
 
@@ -134,7 +136,7 @@ def exploit(
                     bar.start(eval_games * (1 + len(config.doctrines)))
                     started = True
 
-            result = run_exploit(config, out, on_phase=phase, on_game=bar.advance)
+            result = run_exploit(config, out, train=train, on_phase=phase, on_game=bar.advance)
         write_report(result, out)
     except ImportError as exc:
         typer.echo(f"exploit search needs the rl extra (pip install -e '.[rl]'): {exc}", err=True)

@@ -1,17 +1,17 @@
-"""Which agent plays the other side: a registry name, an agent object, or the default.
+"""Which agent plays the other side: an agent spec, an agent object, or the default.
 
-The default is the ``taktiker`` doctrine when ``agents.registry`` knows it, otherwise the
-:class:`~agents.greedy.GreedyAgent` baseline. The environments know agents only through
-the :class:`~cwenv.agent.Agent` interface.
+The default is the ``taktiker`` doctrine when the agent registry knows it, otherwise the
+``greedy`` baseline. The environments know agents only through the
+:class:`~cwenv.agent.Agent` interface and build them with
+:func:`cwenv.agent_registry.make_agent`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.greedy import GreedyAgent
-from agents.registry import UnknownAgentError, make_agent
 from cwenv.agent import Agent
+from cwenv.agent_registry import UnknownAgentError, make_agent
 
 DEFAULT_OPPONENT = "taktiker"
 FALLBACK_OPPONENT = "greedy"
@@ -38,8 +38,6 @@ def opponent_factory(spec: OpponentSpec) -> tuple[Callable[[], Agent], str]:
         spec = default_opponent_name()
     if isinstance(spec, str):
         name = spec
-        if name == FALLBACK_OPPONENT:
-            return GreedyAgent, name
         make_agent(name)  # fail at construction, not at the first reset
         return (lambda: make_agent(name)), name
     if not isinstance(spec, Agent):

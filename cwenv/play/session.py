@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from agents.registry import UnknownAgentError, make_agent
 from cwenv.agent import Agent, DecisionView
+from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.engine.actions import Action
 from cwenv.engine.game import Game
 from cwenv.engine.state import Combat, IllegalActionError

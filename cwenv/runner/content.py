@@ -243,17 +243,14 @@ def agent_changes(spec: str, old: Mapping[str, Any] | None, new: AgentInfo) -> l
 
 
 def _agent_source(spec: str) -> str:
-    from agents.config import agent_file
+    from cwenv.agent_registry import agent_source
     from cwenv.content.library import looks_like_path
 
     base = spec.partition("!")[0]
     if looks_like_path(base):
         return f" ({base})"
-    try:
-        path = agent_file(base)
-    except (ValueError, OSError):
-        return ""
-    return f" ({_shown(path)})" if path.is_file() else ""
+    path = agent_source(base)
+    return f" ({_shown(Path(path))})" if path else ""
 
 
 def run_changes(

@@ -118,7 +118,7 @@ class Plan:
 def agent_info(spec: str, depth: int = 0) -> AgentInfo:
     """The agent's identity: its spec, class and settings (an agent's ``config`` attribute:
     a dataclass, a pydantic model or plain JSON data), so a changed setting changes ids."""
-    from agents.registry import UnknownAgentError, make_agent
+    from cwenv.agent_registry import UnknownAgentError, make_agent
     from cwenv.yamlio import ConfigError
 
     base, forbidden = split_restriction(spec)

@@ -153,7 +153,7 @@ def split_restriction(spec: str) -> tuple[str, tuple[str, ...]]:
 
 def make_agents(runners: str, nscs: str) -> dict[int, Agent]:
     """Fresh agents for one game; the NSC agent also drives the neutrals."""
-    from agents.registry import UnknownAgentError, make_agent
+    from cwenv.agent_registry import UnknownAgentError, make_agent
     from cwenv.yamlio import ConfigError
 
     try:

@@ -27,11 +27,11 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import cwenv  # noqa: F401  (registers the env)
-from agents.registry import make_agent
 from agents.training.config import load_training_config
 from agents.training.masking import FiniteMaskPolicy
 from agents.training.train import RUNS, _policy_kwargs, git_revision, save_checkpoint
 from cwenv.agent import DecisionView
+from cwenv.agent_registry import make_agent
 from cwenv.content import load_scenario
 from cwenv.envs.session import Session
 from cwenv.model.types import Side

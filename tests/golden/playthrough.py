@@ -18,8 +18,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.registry import make_agent
 from cwenv.agent import DecisionView
+from cwenv.agent_registry import make_agent
 from cwenv.content import load_scenario
 from cwenv.engine.actions import ActionKind
 from cwenv.engine.narration import narrate, rounds_text
