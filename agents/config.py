@@ -26,7 +26,7 @@ M = TypeVar("M", bound=BaseModel)
 class AgentConfig(BaseModel):
     """Fields every agent file has."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
     kind: str
     name: Name | None = Field(default=None, description="Display name (default: the file's name).")

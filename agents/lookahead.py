@@ -21,6 +21,7 @@ from agents.search import (
     Horizon,
     SearchConfig,
     new_seed,
+    prepare_agents,
     rollout,
     state_value,
     turn_candidates,
@@ -28,6 +29,7 @@ from agents.search import (
 )
 from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import Action
+from cwenv.engine.game import Game
 
 
 class LookaheadConfig(SearchConfig):
@@ -55,6 +57,10 @@ class LookaheadAgent:
         )
         self.base: Agent = make_agent(self.config.base)
         self.policy: Agent = make_agent(self.config.rollout)
+
+    def prepare(self, game: Game) -> None:
+        """Its prior and its rollout policy must both be able to play ``game``."""
+        prepare_agents((self.base, self.policy), game)
 
     def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
         prior = self.base.act(view, legal, rng)

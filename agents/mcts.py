@@ -28,6 +28,7 @@ from agents.search import (
     Horizon,
     SearchConfig,
     new_seed,
+    prepare_agents,
     rollout,
     state_value,
     turn_candidates,
@@ -35,6 +36,7 @@ from agents.search import (
 )
 from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import Action, DecisionKind
+from cwenv.engine.game import Game
 from cwenv.model.types import Side
 
 
@@ -94,6 +96,10 @@ class MCTSAgent:
         )
         self.base: Agent = make_agent(self.config.base)
         self.policy: Agent = make_agent(self.config.rollout)
+
+    def prepare(self, game: Game) -> None:
+        """Its prior and its rollout policy must both be able to play ``game``."""
+        prepare_agents((self.base, self.policy), game)
         self.last_iterations = 0
         self.last_root: Node | None = None
 

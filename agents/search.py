@@ -18,6 +18,7 @@ from agents.worth import condition_cost
 from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.fighter import FighterState
+from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
 from cwenv.model.types import Condition, CoverLevel, Side
 
@@ -218,3 +219,13 @@ def move_candidates(
         add(min(cells, key=lambda c: (board.exit_distance(c), c)))
     add(cells[rng.randrange(len(cells))])
     return [moves[c] for c in picked]
+
+
+def prepare_agents(agents: Sequence[object], game: Game) -> None:
+    """Let every agent that can tell check now that it can play ``game`` (its ``prepare``;
+    a policy bundle raises for an action window that does not fit), so that a search agent
+    built on a policy fails before the first decision, not in the middle of a fight."""
+    for agent in agents:
+        prepare = getattr(agent, "prepare", None)
+        if callable(prepare):
+            prepare(game)

@@ -8,6 +8,7 @@ this module composes the node tree with the safe loader and builds values itself
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,21 @@ import yaml
 
 MAX_FILE_BYTES = 1_000_000
 MAX_NODES = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How big a document may be: bytes on disk and values after aliases are expanded."""
+
+    max_bytes: int = MAX_FILE_BYTES
+    max_nodes: int = MAX_NODES
+
+
+CONFIG_LIMITS = Limits()
+"""Hand-written configs: 1 MB, 200 000 values."""
+SAVE_LIMITS = Limits(16_000_000, 2_000_000)
+"""Files the tool writes itself (saved games: one entry per decision, up to a scenario's
+largest ``decision_cap``)."""
 MAX_DEPTH = 64
 """Deepest nesting of mappings and lists a config may have (the deepest shipped file has
 six levels); deeper documents, and aliases that contain themselves, are refused."""
@@ -69,16 +85,18 @@ class YamlDocument:
         return ConfigIssue(self.source, self.line(path), tuple(path), message)
 
 
-def read_yaml_file(path: str | Path) -> YamlDocument:
+def read_yaml_file(path: str | Path, limits: Limits = CONFIG_LIMITS) -> YamlDocument:
     """Read and parse a YAML file; raise :class:`ConfigError` on any problem."""
-    return parse_yaml(read_config_text(path), str(path))
+    return parse_yaml(read_config_text(path, limits=limits), str(path), limits)
 
 
 CONFIG_SUFFIXES = (".yaml", ".yml")
 
 
-def read_config_text(path: str | Path, suffixes: Sequence[str] = CONFIG_SUFFIXES) -> str:
-    """The UTF-8 text of a regular file of at most :data:`MAX_FILE_BYTES`.
+def read_config_text(
+    path: str | Path, suffixes: Sequence[str] = CONFIG_SUFFIXES, limits: Limits = CONFIG_LIMITS
+) -> str:
+    """The UTF-8 text of a regular file of at most ``limits.max_bytes``.
 
     Only files named like configs (``suffixes``) are read: errors quote field names, so
     reading ``/etc/shadow`` as a rule variant would print its lines as unknown fields.
@@ -92,7 +110,8 @@ def read_config_text(path: str | Path, suffixes: Sequence[str] = CONFIG_SUFFIXES
         raise ConfigError([ConfigIssue(name, None, (), _os_reason(exc))]) from None
     if stat.S_ISDIR(info.st_mode):
         raise ConfigError([ConfigIssue(name, None, (), "is a directory, not a file")])
-    if Path(path).suffix.lower() not in suffixes:
+    target = Path(path).resolve()  # a link named x.yaml to /etc/passwd is no config either
+    if Path(path).suffix.lower() not in suffixes or target.suffix.lower() not in suffixes:
         raise ConfigError(
             [
                 ConfigIssue(
@@ -107,21 +126,21 @@ def read_config_text(path: str | Path, suffixes: Sequence[str] = CONFIG_SUFFIXES
         raise ConfigError(
             [ConfigIssue(name, None, (), "is not a regular file (a device, FIFO or socket)")]
         )
-    if info.st_size > MAX_FILE_BYTES:
+    if info.st_size > limits.max_bytes:
         raise ConfigError(
             [
                 ConfigIssue(
-                    name, None, (), f"file is {info.st_size} bytes; the limit is {MAX_FILE_BYTES}"
+                    name, None, (), f"file is {info.st_size} bytes; the limit is {limits.max_bytes}"
                 )
             ]
         )
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
+            raw = fh.read(limits.max_bytes + 1)
     except OSError as exc:
         raise ConfigError([ConfigIssue(name, None, (), _os_reason(exc))]) from None
-    if len(raw) > MAX_FILE_BYTES:  # grew since stat
-        raise ConfigError([ConfigIssue(name, None, (), f"more than {MAX_FILE_BYTES} bytes")])
+    if len(raw) > limits.max_bytes:  # grew since stat
+        raise ConfigError([ConfigIssue(name, None, (), f"more than {limits.max_bytes} bytes")])
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -132,10 +151,10 @@ def _os_reason(exc: OSError) -> str:
     return f"cannot read file: {exc.strerror or exc}"
 
 
-def parse_yaml(text: str, source: str = "<string>") -> YamlDocument:
+def parse_yaml(text: str, source: str = "<string>", limits: Limits = CONFIG_LIMITS) -> YamlDocument:
     """Parse YAML text safely (no tags beyond the safe set, no duplicate keys)."""
-    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        raise ConfigError([ConfigIssue(source, None, (), f"more than {MAX_FILE_BYTES} bytes")])
+    if len(text.encode("utf-8")) > limits.max_bytes:
+        raise ConfigError([ConfigIssue(source, None, (), f"more than {limits.max_bytes} bytes")])
     try:
         # The reader rejects control characters already when the loader is built.
         loader = yaml.SafeLoader(text)
@@ -146,7 +165,7 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDocument:
         if node is None:
             return YamlDocument(source, None, {(): 1})
         lines: dict[Location, int] = {}
-        builder = _Builder(loader, source, lines)
+        builder = _Builder(loader, source, lines, limits.max_nodes)
         data = builder.build(node, ())
         return YamlDocument(source, data, lines)
     except yaml.MarkedYAMLError as exc:
@@ -167,8 +186,11 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDocument:
 
 
 class _Builder:
-    def __init__(self, loader: yaml.SafeLoader, source: str, lines: dict[Location, int]) -> None:
+    def __init__(
+        self, loader: yaml.SafeLoader, source: str, lines: dict[Location, int], max_nodes: int
+    ) -> None:
         self.loader = loader
+        self.max_nodes = max_nodes
         self.source = source
         self.lines = lines
         self.count = 0
@@ -192,8 +214,8 @@ class _Builder:
 
     def _build(self, node: yaml.Node, path: Location) -> Any:
         self.count += 1
-        if self.count > MAX_NODES:
-            raise self._fail(node, path, f"document expands to more than {MAX_NODES} values")
+        if self.count > self.max_nodes:
+            raise self._fail(node, path, f"document expands to more than {self.max_nodes} values")
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, yaml.MappingNode):
             self.loader.flatten_mapping(node)
@@ -214,11 +236,29 @@ class _Builder:
             return result
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
-        if node.tag == _BOOL_TAG and node.value.lower() not in ("true", "false"):
-            # YAML 1.1 reads yes/no/on/off as booleans; configs say true and false (as YAML
-            # 1.2 does), so such a word stays text and a boolean field refuses it by name.
+        if _yaml11_only(node):
+            # YAML 1.1 reads yes/no/on/off as booleans, 010 as 8, 0x1F, 0b11 and 1:30 (= 90)
+            # as numbers; configs write true/false and plain decimals (as YAML 1.2 does), so
+            # such a scalar stays text and a typed field refuses it by name.
             return node.value
         return self.loader.construct_object(node, deep=True)
 
 
 _BOOL_TAG = "tag:yaml.org,2002:bool"
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+
+
+def _yaml11_only(node: yaml.Node) -> bool:
+    """Whether a plain scalar means something other than its text only under YAML 1.1."""
+    if not isinstance(node, yaml.ScalarNode) or node.style:  # quoted: already text
+        return False
+    text = node.value
+    if node.tag == _BOOL_TAG:
+        return text.lower() not in ("true", "false")
+    if node.tag == _INT_TAG:
+        return _DECIMAL.fullmatch(text) is None
+    if node.tag == _FLOAT_TAG:
+        return ":" in text or "_" in text
+    return False

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import typer
 
-from agents.policy.agent import check_fits
 from agents.policy.bundle import BundleError
+from agents.search import prepare_agents
 from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.play.advise import advise, load_situation
 from cwenv.yamlio import ConfigError
@@ -24,7 +24,7 @@ def advise_cmd(
     try:
         _, combat, _ = load_situation(situation)
         chosen_agent = make_agent(agent)
-        check_fits([chosen_agent], combat.game)  # a policy that cannot play it: say so
+        prepare_agents([chosen_agent], combat.game)  # an agent that cannot play it: say so
     except (ConfigError, UnknownAgentError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from agents.policy.agent import check_fits
 from agents.policy.bundle import BundleError
+from agents.search import prepare_agents
 from cwenv.agent import play_out
 from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.engine.narration import narrate, rounds_text
@@ -29,7 +29,7 @@ def fight(
     try:
         game = load_scenario(scenario, rules=rules)
         runner_agent, nsc_agent = make_agent(runners), make_agent(nscs)
-        check_fits([runner_agent, nsc_agent], game)  # a policy that cannot play it: say so
+        prepare_agents([runner_agent, nsc_agent], game)  # an agent that cannot play it: say so
     except (ConfigError, UnknownAgentError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None

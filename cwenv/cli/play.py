@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import typer
 from rich.console import Console
 
-from agents.policy.agent import check_fits
 from agents.policy.bundle import BundleError
+from agents.search import prepare_agents
 from cwenv.agent_registry import UnknownAgentError
 from cwenv.play.session import HUMAN, DiceMode, PlaySession, SavedGame, load_game, read_saved
 from cwenv.play.tui import SAVE_SUFFIXES, Prompt, QuitRequested, TerminalGame
@@ -58,11 +59,32 @@ def play(
         # up; a loaded one replays its saved dice and asks only once it is running.
         ask = prompt.ask_die if doc is None and saved.dice is DiceMode.TABLE else None
         session = PlaySession(game, saved, ask, source=doc or "command line")
-        check_fits(list(session.agents.values()), game)  # a policy that cannot play it: say so
+        prepare_agents(list(session.agents.values()), game)  # an agent that cannot play it
     except (ConfigError, UnknownAgentError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
     except (QuitRequested, KeyboardInterrupt):  # while setting up: nothing happened yet
         console.print("Partie abgebrochen.")
         return
+    if not no_autosave:
+        _keep_previous_autosave(console, autosave, load)
     TerminalGame(session, console, input, None if no_autosave else autosave, prompt).run()
+
+
+def _keep_previous_autosave(console: Console, autosave: Path, load: Path | None) -> None:
+    """A new game must not overwrite the autosave of the last one (nothing lost): unless it
+    is the game being continued, the old autosave moves aside under a time-stamped name."""
+    try:
+        if not autosave.is_file() or (load is not None and load.resolve() == autosave.resolve()):
+            return
+        stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d-%H%M%S")
+        kept = autosave.with_name(f"{autosave.stem}-{stamp}{autosave.suffix}")
+        n = 1
+        while kept.exists():
+            n += 1
+            kept = autosave.with_name(f"{autosave.stem}-{stamp}-{n}{autosave.suffix}")
+        autosave.replace(kept)
+    except OSError as exc:
+        console.print(f"Der vorige Autosave {autosave} bleibt, wie er ist: {exc.strerror or exc}")
+        return
+    console.print(f"Der vorige Autosave liegt jetzt in {kept} (weiter mit: --load {kept}).")

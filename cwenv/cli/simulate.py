@@ -10,6 +10,7 @@ from rich.table import Table
 
 from cwenv.engine.narration import counter_label
 from cwenv.model.types import Side
+from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
 from cwenv.runner.simulate import SimulationConfig, prepare, simulate as run_simulation
@@ -23,7 +24,7 @@ def simulate(
     games: int = typer.Option(100, "--games", min=1, help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Run seed; game i uses game_seed(seed, i)."),
     rules: str | None = typer.Option(None, "--rules", help="Rule variant name or YAML file."),
-    jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes."),
+    jobs: int = typer.Option(1, "--jobs", min=1, max=MAX_JOBS, help="Worker processes."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
 ) -> None:

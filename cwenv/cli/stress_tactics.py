@@ -20,6 +20,7 @@ from rich.table import Table
 
 from cwenv.cli.common import interrupt_on_sigterm, split_names
 from cwenv.extras import MissingExtraError, require
+from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
 
@@ -41,7 +42,7 @@ def tactics(
     threshold: float = typer.Option(
         0.10, "--threshold", help="Win-rate swing that counts (dominant / dead)."
     ),
-    jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes."),
+    jobs: int = typer.Option(1, "--jobs", min=1, max=MAX_JOBS, help="Worker processes."),
     name: str = typer.Option("tactics", "--name", help="Run name (part of every game id)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
 ) -> None:

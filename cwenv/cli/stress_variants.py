@@ -17,6 +17,7 @@ from rich.table import Table
 
 from cwenv.cli.common import interrupt_on_sigterm, split_names
 from cwenv.extras import MissingExtraError, require
+from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.progress import progress_bar
 from cwenv.stress.outcomes import METRIC_BY_KEY
@@ -41,7 +42,7 @@ def variants(
     all_options: bool = typer.Option(
         False, "--all-options", help="Add one variant per alternative reading of every X-option."
     ),
-    jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes."),
+    jobs: int = typer.Option(1, "--jobs", min=1, max=MAX_JOBS, help="Worker processes."),
     name: str = typer.Option("variants", "--name", help="Sweep name (part of every game id)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
 ) -> None:

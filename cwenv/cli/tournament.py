@@ -20,6 +20,7 @@ from rich.table import Table
 
 from cwenv.cli.common import interrupt_on_sigterm, split_names
 from cwenv.extras import MissingExtraError
+from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.plan import TournamentConfig
 from cwenv.runner.progress import progress_bar
@@ -37,7 +38,9 @@ def tournament(
     games: int = typer.Option(10, "--games", min=1, help="Games per pairing, side and scenario."),
     seed: int = typer.Option(0, "--seed", help="Tournament seed."),
     db: Path = typer.Option(..., "--db", help="SQLite results file (created or resumed)."),
-    jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes (or Ray CPUs)."),
+    jobs: int = typer.Option(
+        1, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (or Ray CPUs)."
+    ),
     backend: BackendChoice = typer.Option(
         BackendChoice.local, "--backend", help="Where games run."
     ),

@@ -109,7 +109,7 @@ class ScenarioModel(BaseModel):
     rules: RefName | None = None
     options: dict[str, Any] = {}
     round_limit: Annotated[int, Field(ge=1, le=1000)] | None = None
-    decision_cap: Annotated[int, Field(ge=100, le=1_000_000)] = DECISION_CAP
+    decision_cap: Annotated[int, Field(ge=100, le=100_000)] = DECISION_CAP
     victory: Annotated[list[VictoryModel], Field(min_length=1, max_length=8)] = [
         EliminateVictory(kind="eliminate")
     ]

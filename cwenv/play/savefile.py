@@ -28,7 +28,7 @@ from pydantic import (
 
 from cwenv.content.errors import issues_from
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.yamlio import ConfigError, ConfigIssue, YamlDocument, read_yaml_file
+from cwenv.yamlio import SAVE_LIMITS, ConfigError, ConfigIssue, YamlDocument, read_yaml_file
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
@@ -161,7 +161,7 @@ def load_saved(path: Path) -> SavedGame:
 
 def read_saved(path: Path) -> tuple[SavedGame, YamlDocument]:
     """The saved game and its document (for errors found later, at their lines)."""
-    doc = read_yaml_file(path)
+    doc = read_yaml_file(path, SAVE_LIMITS)
     if not isinstance(doc.data, dict):
         raise ConfigError(
             [doc.issue((), "a saved game is a mapping of fields (scenario, seed, actions, …)")]

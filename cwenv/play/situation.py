@@ -142,6 +142,15 @@ def _check_values(doc: YamlDocument, sit: Situation, game: Game, c: Combat) -> N
                     "sterbend; a dead fighter is `out: true`)",
                 )
             )
+        dying = any(Condition.from_label(x) is Condition.STERBEND for x in fs.conditions)
+        lp = fs.lp if fs.lp is not None else f.spec.lp
+        if dying and lp > 0:  # D05: sterbend comes with kampfunfähig, at 0 LP or below
+            issues.append(
+                doc.issue(
+                    (*where, "conditions"),
+                    f"sterbend needs LP 0 or below (kampfunfähig, D05); {name} has {lp}",
+                )
+            )
         if fs.reactions is not None and fs.reactions > max_reactions(c, f):
             top = max_reactions(c, f)
             issues.append(

@@ -19,6 +19,9 @@ from cwenv.runner.play import GameTask, TaskResult, play_batch, play_task
 BACKENDS: tuple[str, ...] = ("local", "ray")
 
 
+MAX_JOBS = 256
+"""Most worker processes a run may ask for (each is a whole Python interpreter)."""
+
 def chunked(tasks: Sequence[GameTask], size: int) -> list[list[GameTask]]:
     return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
 
@@ -40,15 +43,15 @@ def run_tasks(
 ) -> Results:
     """Play ``tasks`` and yield their results as they finish. Close the generator (or let it
     run out) to stop the workers."""
-    if jobs < 1:
-        raise RunnerError(f"--jobs must be at least 1, got {jobs}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise RunnerError(f"--jobs must be 1 to {MAX_JOBS}, got {jobs}")
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     if backend == "ray":
         return _ray(_import_ray(), tasks, jobs, ray_address)
     if jobs == 1 or len(tasks) <= 1:
         return _here(tasks)
-    return _processes(tasks, jobs)
+    return _processes(tasks, min(jobs, len(tasks)))  # no idle workers to spawn
 
 
 def _here(tasks: Sequence[GameTask]) -> Results:
