@@ -178,8 +178,12 @@ def test_resume_and_export_continue_the_saved_counters_and_weights_without_pickl
     assert model.num_timesteps == 256 and model._n_updates == 2
 
     # Resume with nothing left to do: the final checkpoint is the one that was saved.
+    started = json.loads((run / "meta.json").read_text(encoding="utf-8"))
     same = _config(tmp_path)
     train_module.train(same, resume=True, runs=runs)
+    meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))
+    assert meta["started"] == started["started"]  # the run's provenance is kept
+    assert meta["git_revision"] == started["git_revision"] and len(meta["resumes"]) == 1
     again = read_checkpoint(checkpoints(run)[256])
     for name, value in saved.policy.items():
         np.testing.assert_array_equal(again.policy[name], value)

@@ -49,7 +49,13 @@ from agents.training.league import LeagueOpponent
 from agents.training.masking import FiniteMaskPolicy
 from agents.training.progress import Progress
 from agents.training.restore import restore_model
-from agents.training.runs import META, bundle_from_checkpoint, export_run, load_run_config
+from agents.training.runs import (
+    META,
+    bundle_from_checkpoint,
+    export_run,
+    load_run_config,
+    read_meta,
+)
 from cwenv.model.types import Side
 
 __all__ = [
@@ -212,6 +218,10 @@ def prepare_run(cfg: TrainingConfig, run: Path, resume: bool) -> Checkpoint | No
     return ckpt
 
 
+_PROVENANCE = ("git_revision", "started")
+"""Fields of ``meta.json`` that stay as the first start wrote them."""
+
+
 def _start(
     cfg: TrainingConfig, run: Path, ckpt: Checkpoint | None, resume: bool
 ) -> tuple[Any, Any, list[LeagueOpponent], dict[str, Any]]:
@@ -220,7 +230,7 @@ def _start(
     (run / "config.yaml").write_text(
         yaml.safe_dump(cfg.resolved(), sort_keys=False, allow_unicode=True), encoding="utf-8"
     )
-    meta = {
+    now = {
         "git_revision": git_revision(),
         "seed": cfg.seed,
         "started": time.time(),
@@ -229,6 +239,12 @@ def _start(
         "resume": resume,
         "checkpoint_format": "safetensors+json (cwenv-checkpoint 1)",
     }
+    # A resume keeps how the run began and appends itself: the first start's revision and
+    # time are the run's provenance, each resume's its own.
+    first: dict[str, Any] = read_meta(run) if resume else {}
+    meta: dict[str, Any] = {**now, **{k: v for k, v in first.items() if k in _PROVENANCE}}
+    earlier = first.get("resumes")
+    meta["resumes"] = [*(earlier if isinstance(earlier, list) else []), now] if first else []
     (run / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     torch.set_num_threads(cfg.torch_threads)
     leagues = [LeagueOpponent(cfg.league) for _ in range(cfg.n_envs)]
@@ -266,7 +282,8 @@ def train(
     cfg = load_training_config(config_path)
     run = runs / cfg.name
     ckpt = prepare_run(cfg, run, resume)
-    created = not run.exists()
+    # an empty folder left by an earlier failed start counts as made here: cleaned up too
+    created = not run.exists() or not any(run.iterdir())
     try:
         vec, model, leagues, meta = _start(cfg, run, ckpt, resume)
     except BaseException:
