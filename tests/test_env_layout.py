@@ -127,10 +127,10 @@ def test_decode_refuses_masked_indices() -> None:
 def test_layout_table_covers_the_index_space() -> None:
     layout = ActionLayout()
     rows = layout.table()
-    assert rows[0][0] == 0 and rows[-1][1] == layout.size - 1 == 5952
+    assert rows[0][0] == 0 and rows[-1][1] == layout.size - 1 == 6323
     for (_, end, _, _), (start, _, _, _) in itertools.pairwise(rows):
         assert start == end + 1
-    assert {r[2] for r in rows} == {k.name for k in ActionKind}
+    assert {r[2] for r in rows} == {k.name for k in ActionKind} | {"RESERVED"}
 
 
 def test_rare_prompt_answers_have_their_own_indices() -> None:

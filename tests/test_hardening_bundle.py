@@ -82,7 +82,7 @@ FIELD_CASES = [
     ("policy.0.activation", "os.system", r"policy\.0\.activation: Input should be"),
     ("side", "boss", r"side: Input should be 'gegner' or 'runner'"),
     ("scenario", "", r"scenario: String should have at least 1"),
-    ("observation_encoding", 2, r"observation_encoding: Input should be 1"),
+    ("observation_encoding", 0, r"observation_encoding: Input should be greater than or eq"),
     ("format_version", 3, r"format_version: Input should be 1 or 2"),
     ("rules.variant", 5, r"rules\.variant: Input should be a valid string"),
     ("weights_sha256", "xyz", r"weights_sha256: String should match pattern"),

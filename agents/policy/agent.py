@@ -7,9 +7,10 @@ is imported.
 
 At use the bundle is checked against the game: one it cannot play (the scenario does not
 fit its action window, the env's layout or observation keys differ) raises
-:class:`PolicyMismatchError`, a :class:`BundleError`; a scenario, rule variant or side
-other than the one it was trained for plays, with one :class:`PolicyMismatchWarning`
-per bundle and difference in a process.
+:class:`PolicyMismatchError`, a :class:`BundleError` (a bundle of another encoding is
+refused earlier, at load: :mod:`agents.policy.compat`); a scenario, rule variant or side
+other than the one it was trained for, or rules in padded slots it never saw, play, with
+one :class:`PolicyMismatchWarning` per bundle and difference in a process.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def _trained_game(scenario: str, variant: str | None) -> Game | None:
 
 def fitted_session(bundle: PolicyBundle, game: Game) -> Session:
     """The env session through which ``bundle`` plays ``game``, or PolicyMismatchError."""
+    from agents.policy.compat import unseen_members
     from cwenv.envs.errors import LimitError
     from cwenv.envs.observe import SHAPES
     from cwenv.envs.session import Session
@@ -106,6 +108,14 @@ def fitted_session(bundle: PolicyBundle, game: Game) -> Session:
         raise PolicyMismatchError(
             f"{bundle.path}: observation keys {ours} do not match the env's {SHAPES}; "
             "the observation encoding changed"
+        )
+    unseen = unseen_members(m)
+    if unseen:
+        _warn_once(
+            bundle,
+            "unseen members",
+            "trained before these rules existed, it never saw them (they sit in padded "
+            f"slots): {', '.join(unseen)}",
         )
     known = _trained_game(m.scenario, m.rules.variant)
     if known is None:

@@ -10,7 +10,9 @@ every field typed and bounded, layer kinds and activations from an allow-list), 
 checksum of the whole manifest and the sha256 of the weights file, the safetensors header
 (float32 only, every tensor's shape against the manifest, before any tensor is read), and
 that all values are finite. Only regular files are read, with a size limit. Nothing is
-unpickled, and torch is not needed: inference is a few numpy matrix products.
+unpickled, and torch is not needed: inference is a few numpy matrix products. Then the
+bundle's encoding must be the env's (:mod:`agents.policy.compat`: same fingerprint, the
+same rules in the padded slots), or :class:`EncodingMismatchError` says what changed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +50,7 @@ __all__ = [
     "Activation",
     "BundleError",
     "BundleRules",
+    "EncodingMismatchError",
     "Layer",
     "Manifest",
     "ObservationKey",
@@ -69,6 +74,10 @@ class BundleError(ValueError):
     """A policy bundle is missing, malformed, tampered with or does not fit the env."""
 
 
+class EncodingMismatchError(BundleError):
+    """The bundle was trained on another observation/action encoding than the env's."""
+
+
 def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as f:
@@ -86,7 +95,13 @@ def _activate(x: F32, kind: str) -> F32:
 
 
 class PolicyBundle:
-    """A loaded policy: observation dict → action logits → masked choice."""
+    """A loaded policy: observation dict → action logits → masked choice.
+
+    Inputs whose weights are all zero (padded observation slots) and outputs whose weights
+    and bias are all zero (padded action slots; their logit is exactly 0) are left out of
+    the products. That changes no value, and it makes a bundle padded from an older
+    encoding compute with exactly its old matrices, so its choices stay bit-identical.
+    """
 
     def __init__(self, manifest: Manifest, tensors: dict[str, F32], path: Path) -> None:
         self.manifest = manifest
@@ -95,6 +110,8 @@ class PolicyBundle:
             (tensors[f"{layer.name}.weight"], tensors[f"{layer.name}.bias"], layer.activation)
             for layer in manifest.policy
         ]
+        self._inputs, self._compact, self._outputs = _compacted(self._layers)
+        self._out_size = self._layers[-1][0].shape[0]
 
     @property
     def name(self) -> str:
@@ -119,9 +136,15 @@ class PolicyBundle:
 
     def logits(self, obs: dict[str, NDArray[np.float32]]) -> F32:
         x = self.flatten(obs)
-        for weight, bias, activation in self._layers:
+        if self._inputs is not None:
+            x = x[self._inputs]
+        for weight, bias, activation in self._compact:
             x = _activate(weight @ x + bias, activation)
-        return x
+        if self._outputs is None:
+            return x
+        full = np.zeros(self._out_size, dtype=np.float32)
+        full[self._outputs] = x
+        return full
 
     def probabilities(self, obs: dict[str, NDArray[np.float32]], mask: NDArray[np.bool_]) -> F32:
         """The masked softmax over actions (illegal actions get probability 0)."""
@@ -145,6 +168,31 @@ class PolicyBundle:
             z = np.where(mask, self.logits(obs), -np.inf)
             return int(np.argmax(z))  # ties go to the lowest index, as in torch
         return int(rng.choice(mask.size, p=self.probabilities(obs, mask)))
+
+
+Indices = NDArray[np.intp]
+
+
+def _compacted(
+    layers: Sequence[tuple[F32, F32, str]],
+) -> tuple[Indices | None, list[tuple[F32, F32, str]], Indices | None]:
+    """(inputs used, the layers without unused rows and columns, outputs computed); None
+    where nothing is left out. A row with zero weights and bias gives 0, and every
+    activation here maps 0 to 0, so the next layer may drop that input as well."""
+    used = layers[0][0].any(axis=0)
+    keep: Indices | None = None if used.all() else np.flatnonzero(used)
+    inputs, out = keep, list[tuple[F32, F32, str]]()
+    for weight, bias, activation in layers:
+        live = weight.any(axis=1) | (bias != 0)
+        rows: Indices | None = None if live.all() else np.flatnonzero(live)
+        w, b = weight, bias
+        if keep is not None:
+            w = w[:, keep]
+        if rows is not None:
+            w, b = w[rows], b[rows]
+        out.append((np.ascontiguousarray(w), np.ascontiguousarray(b), activation))
+        keep = rows
+    return inputs, out, keep
 
 
 def _regular_file(path: Path, limit: int) -> int:
@@ -181,8 +229,10 @@ def _read_manifest(path: Path) -> tuple[Manifest, dict[str, object]]:
     return manifest, data
 
 
-def load_bundle(folder: str | Path) -> PolicyBundle:
-    """Load and verify a bundle folder; raise :class:`BundleError` saying what is wrong."""
+def load_bundle(folder: str | Path, *, check_encoding: bool = True) -> PolicyBundle:
+    """Load and verify a bundle folder; raise :class:`BundleError` saying what is wrong
+    (:class:`EncodingMismatchError` for another encoding; ``check_encoding=False`` only
+    for the upgrade, which reads an old one to pad it)."""
     path = Path(folder)
     try:
         if not path.is_dir():
@@ -225,6 +275,10 @@ def load_bundle(folder: str | Path) -> PolicyBundle:
             f"the action space has {manifest.action_size}"
         )
     tensors = read_float32_tensors(weights_path, expected, BundleError)
+    if check_encoding:
+        from agents.policy.compat import check_encoding as check
+
+        check(manifest, path)
     return PolicyBundle(manifest, tensors, path)
 
 
@@ -304,12 +358,35 @@ def write_bundle(folder: str | Path, manifest: Manifest, tensors: dict[str, F32]
     return path
 
 
+def _replace_folder(path: Path, manifest: Manifest, tensors: dict[str, F32]) -> None:
+    """Rewrite both files of the bundle at ``path`` as one step: a copy of the folder is
+    written and verified, then swapped in (a crash leaves the old bundle or the new one,
+    and at worst both, under a hidden sibling name)."""
+    tmp, old = path.with_name(f".{path.name}.upgrade"), path.with_name(f".{path.name}.old")
+    for stale in (tmp, old):
+        shutil.rmtree(stale, ignore_errors=True)
+    shutil.copytree(path, tmp, symlinks=True)
+    write_bundle(tmp, manifest, tensors)
+    load_bundle(tmp)
+    path.rename(old)
+    tmp.rename(path)
+    shutil.rmtree(old, ignore_errors=True)
+
+
 def upgrade_bundle(folder: str | Path) -> Path:
-    """Rewrite a format-1 manifest as format 2 (issue #19): the bundle is first verified
-    by the old rule (weights sha256), then the manifest gets its own checksum. The weights
-    file is not touched."""
-    bundle = load_bundle(folder)
-    _atomic_write(bundle.path / MANIFEST, _manifest_bytes(bundle.manifest))
+    """Bring a bundle to this cwenv's formats: a format-1 manifest becomes format 2 (issue
+    #19: the bundle is first verified by the old rule, weights sha256, then the manifest
+    gets its own checksum; the weights file is not touched), and an encoding-1 bundle is
+    padded onto the current encoding (issue #14, :func:`agents.policy.compat.pad_bundle`:
+    zero weights for the padded inputs and actions, so every choice stays the same)."""
+    from agents.policy.compat import pad_bundle
+
+    bundle = load_bundle(folder, check_encoding=False)
+    if bundle.manifest.observation_encoding == 1:
+        manifest, tensors = pad_bundle(bundle)
+        _replace_folder(bundle.path, manifest, tensors)
+    else:
+        _atomic_write(bundle.path / MANIFEST, _manifest_bytes(bundle.manifest))
     load_bundle(folder)
     return bundle.path
 
@@ -320,4 +397,7 @@ if __name__ == "__main__":  # python -m agents.policy.bundle upgrade FOLDER...
     if len(sys.argv) < 3 or sys.argv[1] != "upgrade":
         sys.exit("usage: python -m agents.policy.bundle upgrade FOLDER...")
     for name in sys.argv[2:]:
-        print("upgraded", upgrade_bundle(name))
+        try:
+            print("upgraded", upgrade_bundle(name))
+        except (BundleError, OSError) as exc:
+            sys.exit(f"error: {exc}")

@@ -13,6 +13,15 @@ Format versions:
 * ``2``: in addition ``manifest_sha256`` covers the whole manifest (every field but
   itself, weights' sha256 included), so an edited manifest is refused as well.
   :func:`agents.policy.bundle.upgrade_bundle` rewrites a version-1 manifest.
+
+Encodings (``observation_encoding``/``action_encoding``, issue #14):
+
+* ``1``: the unpadded encoding; no record. Refused at load with the upgrade command,
+  which pads the weights onto encoding 2 (:mod:`agents.policy.migrate`).
+* ``2``: ``encoding`` holds the record of :mod:`cwenv.envs.encoding` (action sections,
+  observation features, capacities, the members of the padded slots) and its
+  fingerprint; a bundle whose fingerprint differs from the env's is refused, naming what
+  changed.
 """
 
 from __future__ import annotations
@@ -73,6 +82,54 @@ class Layer(BaseModel):
     activation: Activation
 
 
+Name = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[!-~]+$")]
+"""A section, feature or member name: printable ASCII without spaces."""
+Count = Annotated[int, Field(ge=0, le=MAX_FEATURES)]
+
+
+class EncodedSection(BaseModel):
+    """One action section in index order: the action kind, its field layout, its size."""
+
+    model_config = _STRICT
+
+    name: Name
+    field: Name
+    size: Dim
+
+
+class EncodedKey(BaseModel):
+    """One observation key: its shape and the names of its last axis (grid: channels)."""
+
+    model_config = _STRICT
+
+    key: str = Field(pattern=r"^[a-z_][a-z0-9_]*$", max_length=64)
+    shape: list[Dim] = Field(min_length=1, max_length=4)
+    features: list[Name] = Field(min_length=1, max_length=4096)
+
+
+class EncodingRecord(BaseModel):
+    """What the policy's inputs and outputs mean (:func:`cwenv.envs.encoding.encoding_record`)."""
+
+    model_config = _STRICT
+
+    version: int = Field(ge=2, le=1000)
+    fingerprint: Sha256
+    actions: list[EncodedSection] = Field(min_length=1, max_length=1024)
+    observation: list[EncodedKey] = Field(min_length=1, max_length=32)
+    capacities: dict[Name, Count] = Field(max_length=64)
+    members: dict[Name, Annotated[list[Name], Field(max_length=4096)]] = Field(max_length=64)
+
+
+class PaddedFrom(BaseModel):
+    """Set by the upgrade: the encoding the weights were trained on and their old sha256
+    (the padded weights are those plus zeros)."""
+
+    model_config = _STRICT
+
+    encoding: int = Field(ge=1, le=1000)
+    weights_sha256: Sha256
+
+
 class BundleRules(BaseModel):
     model_config = _STRICT
 
@@ -99,8 +156,10 @@ class Manifest(BaseModel):
     format: Literal["cwenv-policy"] = "cwenv-policy"
     format_version: Literal[1, 2] = FORMAT_VERSION
     algorithm: Literal["MaskablePPO"]
-    observation_encoding: Literal[1]  # the encodings cwenv.envs implements
-    action_encoding: Literal[1]
+    observation_encoding: int = Field(ge=1, le=1000)  # 1: unpadded (upgrade); 2: padded
+    action_encoding: int = Field(ge=1, le=1000)
+    encoding: EncodingRecord | None = None  # required from encoding 2 on
+    padded_from: PaddedFrom | None = None
     action_size: Dim
     observation: list[ObservationKey] = Field(min_length=1, max_length=32)
     policy: list[Layer] = Field(min_length=1, max_length=MAX_LAYERS)
@@ -124,6 +183,21 @@ class Manifest(BaseModel):
             raise ValueError(f"the layers hold {weights} weights (max {MAX_PARAMETERS})")
         if self.format_version == 1 and self.manifest_sha256 is not None:
             raise ValueError("manifest_sha256 is a field of format_version 2")
+        if self.observation_encoding != self.action_encoding:
+            raise ValueError(
+                f"observation_encoding {self.observation_encoding} and action_encoding "
+                f"{self.action_encoding} differ; one record describes both"
+            )
+        if self.observation_encoding == 1 and self.encoding is not None:
+            raise ValueError("encoding: encoding 1 has no record")
+        if self.observation_encoding >= 2:
+            if self.encoding is None:
+                raise ValueError(f"encoding: encoding {self.observation_encoding} needs it")
+            if self.encoding.version != self.observation_encoding:
+                raise ValueError(
+                    f"encoding.version {self.encoding.version} differs from "
+                    f"observation_encoding {self.observation_encoding}"
+                )
         return self
 
 

@@ -12,7 +12,9 @@ so a crafted checkpoint in a run folder ran code on ``cwenv train --resume`` and
 ``state.json``
     the counters (timesteps, updates, the learning-rate progress, episodes and recent
     episode statistics), Adam's step counts and its groups' numeric settings, the actor's
-    layout (so a bundle is exported from the tensors alone), the resolved config, and the
+    layout (so a bundle is exported from the tensors alone), the resolved config, the
+    record of the observation/action encoding the policy is trained on (its fingerprint
+    goes into the exported bundle; a resume on another encoding is refused), and the
     sha256 of both tensor files.
 
 Reading one parses JSON with a strict model and tensors with the safetensors library:
@@ -42,6 +44,7 @@ from agents.policy.bundle import (
     read_float32_tensors,
     sha256_of,
 )
+from agents.policy.manifest import EncodingRecord
 
 CHECKPOINTS = "checkpoints"
 POLICY = "policy.safetensors"
@@ -125,6 +128,7 @@ class CheckpointState(BaseModel):
     observation: list[ObservationKey] = Field(min_length=1)
     actor: list[ActorLayer] = Field(min_length=1)
     config: dict[str, JsonValue] | None = None
+    encoding: EncodingRecord | None = None  # None: written before encoding records (1)
     sha256: Digests
 
 
@@ -237,10 +241,12 @@ def save_checkpoint(
     model: Any, run: Path, timesteps: int, config: dict[str, Any] | None = None
 ) -> Path:
     """Write the checkpoint of ``model`` at ``timesteps`` (atomically: a temporary folder
-    renamed into place) and return its folder."""
+    renamed into place) and return its folder. The encoding recorded is this cwenv's for
+    the action window of ``config`` (the env the model trains in is built from it)."""
     from safetensors.numpy import save
 
     from agents.training.export import actor_layout, observation_keys
+    from cwenv.envs.encoding import encoding_record
 
     policy = model.policy
     tensors = {
@@ -274,6 +280,7 @@ def save_checkpoint(
             for layer, source in actor_layout(policy)
         ],
         config=config,
+        encoding=_record(config, encoding_record),
         sha256=sha,
     )
     _fsync_write(tmp / STATE, (state.model_dump_json(indent=2) + "\n").encode("utf-8"))
@@ -285,6 +292,13 @@ def save_checkpoint(
     else:
         tmp.replace(final)
     return final
+
+
+def _record(config: dict[str, Any] | None, make: Any) -> EncodingRecord | None:
+    radii = [None if config is None else config.get(k) for k in ("move_radius", "drag_radius")]
+    if not all(isinstance(r, int) for r in radii):
+        return None
+    return EncodingRecord.model_validate(make(*radii))
 
 
 # -- reading ------------------------------------------------------------------------------------

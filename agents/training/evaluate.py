@@ -9,6 +9,7 @@ from typing import Any
 
 from agents.policy.agent import PolicyAgent
 from agents.policy.bundle import Manifest, PolicyBundle
+from agents.policy.compat import current_encoding_fields
 from agents.training.export import observation_keys, policy_layers
 from cwenv.agent import play_out
 from cwenv.agent_registry import make_agent
@@ -31,8 +32,7 @@ def in_memory_bundle(
     layers, tensors = policy_layers(model.policy)
     manifest = Manifest(
         algorithm="MaskablePPO",
-        observation_encoding=1,
-        action_encoding=1,
+        **current_encoding_fields(move_radius, drag_radius),
         action_size=int(model.policy.action_space.n),
         observation=observation_keys(model.policy),
         policy=layers,

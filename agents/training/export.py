@@ -22,8 +22,10 @@ from agents.policy.bundle import (
     Manifest,
     ObservationKey,
     PolicyBundle,
+    TrainingInfo,
     write_bundle,
 )
+from agents.policy.compat import current_encoding_fields
 
 _ACTIVATIONS: dict[type[nn.Module], Activation] = {nn.Tanh: "tanh", nn.ReLU: "relu"}
 
@@ -86,20 +88,19 @@ def export_policy(
     model: Any,
     out: str | Path,
     *,
-    observation_encoding: int,
-    action_encoding: int,
     scenario: str,
     side: str,
     rules: dict[str, object],
     training: dict[str, object],
 ) -> Path:
-    """Write the bundle of a trained MaskablePPO ``model`` to ``out``."""
+    """Write the bundle of a trained MaskablePPO ``model`` to ``out`` (trained on this
+    cwenv's encoding for the action window in ``training``)."""
     policy = model.policy
     layers, tensors = policy_layers(policy)
+    window = TrainingInfo.model_validate(training)
     manifest = Manifest(
         algorithm="MaskablePPO",
-        observation_encoding=observation_encoding,
-        action_encoding=action_encoding,
+        **current_encoding_fields(window.move_radius, window.drag_radius),
         action_size=int(policy.action_space.n),
         observation=observation_keys(policy),
         policy=layers,

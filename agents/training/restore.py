@@ -18,6 +18,30 @@ import torch
 from agents.training.checkpoint import MOMENTS, Checkpoint, CheckpointError
 
 
+def _check_encoding(ckpt: Checkpoint) -> None:
+    """The checkpoint's policy must have been trained on this cwenv's encoding."""
+    from cwenv.envs.encoding import encoding_changes, encoding_record, member_changes
+
+    theirs = ckpt.state.encoding
+    if theirs is None:
+        raise CheckpointError(
+            f"{ckpt.path}: trained on observation/action encoding 1 (before issue #14); "
+            "it cannot be resumed on this cwenv's encoding. Export it (cwenv export), pad "
+            "the bundle (python -m agents.policy.bundle upgrade) and start a new run from "
+            "it (init_policy)"
+        )
+    record = theirs.model_dump()
+    caps = record["capacities"]
+    ours = encoding_record(caps.get("move_radius", 0), caps.get("drag_radius", 0))
+    changes = encoding_changes(record, ours) if record["fingerprint"] != ours["fingerprint"] else []
+    changes += member_changes(record["members"], ours["members"])[0]
+    if changes:
+        raise CheckpointError(
+            f"{ckpt.path}: trained on another observation/action encoding: "
+            f"{'; '.join(changes)}. Start a new run"
+        )
+
+
 def _check_policy(ckpt: Checkpoint, own: dict[str, torch.Tensor]) -> None:
     ours = {k: tuple(v.shape) for k, v in own.items()}
     theirs = {k: tuple(v.shape) for k, v in ckpt.policy.items()}
@@ -81,6 +105,7 @@ def restore_model(model: Any, ckpt: Checkpoint) -> None:
     """Load ``ckpt`` into ``model`` (a MaskablePPO built from the run's config)."""
     policy = model.policy
     own = policy.state_dict()
+    _check_encoding(ckpt)
     _check_policy(ckpt, own)
     optimizer_state = _optimizer_state(ckpt, policy.optimizer)
     policy.load_state_dict(

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agents.policy.bundle import Manifest, write_bundle
+from agents.policy.compat import encoding_fields
 from agents.training.checkpoint import (
     Checkpoint,
     CheckpointError,
@@ -69,12 +70,14 @@ def bundle_from_checkpoint(
             if source not in ckpt.policy:
                 raise CheckpointError(f"{ckpt.path}: no tensor {source} for layer {layer.name}")
             tensors[f"{layer.name}.{part}"] = ckpt.policy[source]
+    recorded = ckpt.state.encoding
     try:
         manifest = Manifest.model_validate(
             {
                 "algorithm": "MaskablePPO",
-                "observation_encoding": 1,
-                "action_encoding": 1,
+                # what the policy was trained on, not what this cwenv encodes now: another
+                # encoding is refused at load, naming what changed
+                **encoding_fields(None if recorded is None else recorded.model_dump()),
                 "action_size": ckpt.state.actor[-1].out_features,
                 "observation": [k.model_dump() for k in ckpt.state.observation],
                 "policy": layers,

@@ -10,8 +10,13 @@ The index space is cut into sections, one per :class:`ActionKind`, in the order 
   1–15 its allies in roster order (row ``slot − 1`` of the ``allies`` observation),
   16–30 everyone else in roster order (row ``slot − 16`` of ``enemies``);
 * ``index``: weapon, hack, item, backpack, cyberware, condition, check value or manoeuvre;
+  enumerated indices (conditions, check values, manoeuvres) are padded to their capacity
+  (:mod:`cwenv.envs.capacity`), so a new enum member fills a free, always-masked slot;
 * ``mumm``: 0 = pay with a reaction, 1 = pay with Mumm (M05);
 * DOOR ``cell``: one of the 8 neighbours, ``NEIGHBOURS`` order.
+
+After the last section, :data:`~cwenv.envs.capacity.RESERVED_ACTIONS` indices are kept
+free for action kinds added later (:data:`ADDED_SECTIONS`).
 
 Prompt answers whose ``target`` is fixed by the prompt (the attacker of a DEFEND, the mover
 of a BLOCKADE, the dragged fighter of a DRAG) do not encode it. Encoding is checked to be
@@ -30,23 +35,32 @@ import numpy.typing as npt
 
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.game import Game
-from cwenv.envs.errors import EncodingError, LimitError
-from cwenv.model.types import CONDITION_COUNT, CheckValue, Maneuver, Side
 
-MAX_FIGHTERS = 16
-MAX_OTHERS = MAX_FIGHTERS - 1  # rows of ``allies`` and of ``enemies``
-TARGET_SLOTS = 1 + 2 * MAX_OTHERS
-ENEMY_SLOT0 = 1 + MAX_OTHERS
-MAX_WEAPONS = 8  # carried + built-in + unarmed
-MAX_HACKS = 6
-MAX_ITEMS = 6
-MAX_BACKPACK = 6
-MAX_CYBERWARE = 6
-MAX_MAP_SIDE = 64
+# The scenario limits live in cwenv.envs.capacity; they are re-exported from here, their
+# old home, for the modules that import them from the layout.
+from cwenv.envs.capacity import (
+    CAPACITIES,
+    ENEMY_SLOT0 as ENEMY_SLOT0,
+    MAX_BACKPACK as MAX_BACKPACK,
+    MAX_CYBERWARE as MAX_CYBERWARE,
+    MAX_FIGHTERS as MAX_FIGHTERS,
+    MAX_HACKS as MAX_HACKS,
+    MAX_ITEMS as MAX_ITEMS,
+    MAX_MAP_SIDE as MAX_MAP_SIDE,
+    MAX_OTHERS as MAX_OTHERS,
+    MAX_WEAPONS as MAX_WEAPONS,
+    TARGET_SLOTS as TARGET_SLOTS,
+    Capacities,
+    check_capacities,
+    check_limits as check_limits,
+    constant_of,
+    max_drag_displacement as max_drag_displacement,
+    max_turn_displacement as max_turn_displacement,
+)
+from cwenv.envs.errors import EncodingError, LimitError
+
 DEFAULT_MOVE_RADIUS = 24
 DEFAULT_DRAG_RADIUS = 8
-CHECK_VALUES = len(CheckValue)
-MANEUVERS = len(Maneuver)
 NEIGHBOURS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _NEIGHBOUR_SLOT = {d: k for k, d in enumerate(NEIGHBOURS)}
 
@@ -66,7 +80,8 @@ class Field(IntEnum):
 
 
 K = ActionKind
-SECTIONS: tuple[tuple[ActionKind, Field, int], ...] = (
+Count = int | str  # a fixed count, or the name of a padded section in ``Capacities``
+SECTIONS: tuple[tuple[ActionKind, Field, Count], ...] = (
     (K.END_TURN, Field.NONE, 1),
     (K.SPRINT, Field.NONE, 1),
     (K.AUFSTEHEN, Field.NONE, 1),
@@ -75,7 +90,7 @@ SECTIONS: tuple[tuple[ActionKind, Field, int], ...] = (
     (K.MOVE, Field.MOVE_CELL, 1),
     (K.SCHWIERIG, Field.MOVE_CELL, 1),
     (K.ATTACK, Field.TARGET_INDEX, MAX_WEAPONS),
-    (K.MANEUVER, Field.TARGET_INDEX, MANEUVERS),
+    (K.MANEUVER, Field.TARGET_INDEX, "maneuvers"),
     (K.ZIELEN, Field.TARGET, 1),
     (K.HACK, Field.TARGET_INDEX, MAX_HACKS),
     (K.STABILISE, Field.TARGET, 1),
@@ -90,8 +105,8 @@ SECTIONS: tuple[tuple[ActionKind, Field, int], ...] = (
     (K.USE_ITEM, Field.INDEX, MAX_ITEMS),
     (K.RUCKSACK, Field.INDEX, MAX_BACKPACK),
     (K.CYBERWARE, Field.INDEX, MAX_CYBERWARE),
-    (K.SHAKE, Field.INDEX, CONDITION_COUNT),
-    (K.MUMM_SHAKE, Field.INDEX, CONDITION_COUNT),
+    (K.SHAKE, Field.INDEX, "conditions"),
+    (K.MUMM_SHAKE, Field.INDEX, "conditions"),
     (K.PRE_NONE, Field.NONE, 1),
     (K.PRE_IMPROVE, Field.NONE, 1),
     (K.PRE_GROSSER_WURF, Field.NONE, 1),
@@ -101,7 +116,7 @@ SECTIONS: tuple[tuple[ActionKind, Field, int], ...] = (
     (K.POST_AVERT, Field.NONE, 1),
     (K.KEEP_FIRST, Field.NONE, 1),
     (K.KEEP_SECOND, Field.NONE, 1),
-    (K.DEFEND, Field.INDEX_MUMM, CHECK_VALUES),
+    (K.DEFEND, Field.INDEX_MUMM, "check_values"),
     (K.NO_DEFENCE, Field.NONE, 1),
     (K.DROP_PRONE, Field.MUMM, 2),
     (K.STAY_UP, Field.NONE, 1),
@@ -116,7 +131,13 @@ SECTIONS: tuple[tuple[ActionKind, Field, int], ...] = (
     (K.DRAG_TO, Field.DRAG_CELL, 1),
     (K.DRAG_STOP, Field.NONE, 1),
 )
-"""Every action kind once, in index order: (kind, field layout, count of its index)."""
+"""The action kinds of encoding 2, in index order: (kind, field layout, count of its index).
+Never insert or reorder: that moves indices and changes the encoding fingerprint."""
+ADDED_SECTIONS: tuple[tuple[ActionKind, Field, Count], ...] = ()
+"""Action kinds added after encoding 2, oldest first. Each takes its indices from the
+front of the reserve, so no other index moves and the fingerprint stays: trained bundles
+keep loading and warn that they never saw the new kind. A new kind goes here."""
+RESERVED = "RESERVED"  # the name of the reserve's section in tables and messages
 
 
 @dataclass(frozen=True)
@@ -129,30 +150,57 @@ class Section:
 
 
 class ActionLayout:
-    """The Discrete index space for one (move radius, drag radius) pair."""
+    """The Discrete index space for one (move radius, drag radius) pair.
+
+    ``capacities`` and ``added`` default to the current encoding; other values describe an
+    older one (``capacity.ENCODING_1``, ``added=()``), used only to map its indices."""
 
     def __init__(
-        self, move_radius: int = DEFAULT_MOVE_RADIUS, drag_radius: int = DEFAULT_DRAG_RADIUS
+        self,
+        move_radius: int = DEFAULT_MOVE_RADIUS,
+        drag_radius: int = DEFAULT_DRAG_RADIUS,
+        capacities: Capacities = CAPACITIES,
+        added: Sequence[tuple[ActionKind, Field, Count]] | None = None,
     ) -> None:
         if move_radius < 1 or drag_radius < 1:
             raise ValueError("move_radius and drag_radius must be at least 1")
+        current = capacities == CAPACITIES and added is None
+        if current:
+            check_capacities(capacities)
+        self.capacities = capacities
         self.move_radius = move_radius
         self.drag_radius = drag_radius
         self.move_side = 2 * move_radius + 1
         self.drag_side = 2 * drag_radius + 1
         sections: list[Section] = []
         start = 0
-        for kind, fld, n in SECTIONS:
-            size = self._size(fld, n)
-            sections.append(Section(kind, fld, start, size, n))
-            start += size
+        for kind, fld, count in SECTIONS:
+            n = count if isinstance(count, int) else getattr(capacities, count)
+            sections.append(Section(kind, fld, start, self._size(fld, n), n))
+            start += sections[-1].size
+        self.base_size = start  # the sections of encoding 2; the reserve follows
+        for kind, fld, count in ADDED_SECTIONS if added is None else added:
+            n = count if isinstance(count, int) else getattr(capacities, count)
+            sections.append(Section(kind, fld, start, self._size(fld, n), n))
+            start += sections[-1].size
+        self.added = tuple(sections[len(SECTIONS) :])
+        self.reserve_start = start
+        self.reserve_size = self.base_size + capacities.reserved_actions - start
+        if self.reserve_size < 0:
+            raise LimitError(
+                f"the action kinds added after encoding 2 "
+                f"({', '.join(s.kind.name for s in self.added)}) need "
+                f"{start - self.base_size} indices; {constant_of('reserved_actions')} is "
+                f"{capacities.reserved_actions}"
+            )
         self.sections = tuple(sections)
-        self.size = start
+        self.size = start + self.reserve_size
         self.by_kind = {s.kind: s for s in sections}
         missing = set(ActionKind) - set(self.by_kind)
-        if missing:  # pragma: no cover - guards against a new engine action kind
+        if missing and current:  # a new engine action kind belongs into ADDED_SECTIONS
             raise EncodingError(
-                f"action kinds without a section: {sorted(k.name for k in missing)}"
+                f"action kinds without a section: {sorted(k.name for k in missing)}; "
+                "append them to ADDED_SECTIONS in cwenv/envs/layout.py"
             )
         self._base = [0] * len(ActionKind)
         self._field = [0] * len(ActionKind)
@@ -262,7 +310,7 @@ class ActionLayout:
                     dx, dy = NEIGHBOURS[off]
                     return f"{name} dx={dx:+d} dy={dy:+d}"
                 return name
-        raise AssertionError("unreachable")  # pragma: no cover
+        return f"{RESERVED} +{index - self.reserve_start} (no action kind yet)"
 
     def table(self) -> list[tuple[int, int, str, str]]:
         """(first index, last index, kind, fields) for every section: the docs table."""
@@ -281,6 +329,9 @@ class ActionLayout:
         for s in self.sections:
             text = names[s.field].format(n=s.n, m=s.n - 1)
             rows.append((s.start, s.start + s.size - 1, s.kind.name, text))
+        if self.reserve_size:
+            end = self.reserve_start + self.reserve_size - 1
+            rows.append((self.reserve_start, end, RESERVED, "for action kinds added later"))
         return rows
 
 
@@ -320,57 +371,3 @@ class Slots:
         enemies = self.enemies[decider]
         k = slot - ENEMY_SLOT0
         return enemies[k] if k < len(enemies) else -1
-
-
-def max_turn_displacement(game: Game) -> int:
-    """The farthest (Chebyshev) a MOVE or SCHWIERIG destination can lie from the mover.
-
-    One turn grants Bewegung once per Handlung (two with M07 if it moves, X38); each SPRINT
-    adds Bewegung × (multiplier − 1) (H08, X15); every metre moves at most one cell. Capped
-    by the map's longest side.
-    """
-    o = game.options
-    best = 0
-    for spec in game.roster:
-        m7 = spec.mumm_max >= 2 and (spec.side is Side.RUNNER or o.nsc_mumm)
-        handlungen = 2 if m7 else 1
-        grants = 2 if m7 and o.mumm_extra_action_moves else 1
-        mv = spec.movement
-        best = max(best, grants * mv + handlungen * mv * (o.sprint_total_multiplier - 1))
-    bm = game.battlemap
-    return min(best, max(bm.width, bm.height) - 1)
-
-
-def max_drag_displacement(game: Game) -> int:
-    """K03 Mitzerren: half the dragger's Bewegung (min. 1 m)."""
-    return max(max(1, spec.movement // 2) for spec in game.roster)
-
-
-def check_limits(game: Game, layout: ActionLayout) -> None:
-    """Raise :class:`LimitError` if ``game`` does not fit the fixed layout."""
-    bm = game.battlemap
-    problems = []
-    if len(game.roster) > MAX_FIGHTERS:
-        problems.append(f"{len(game.roster)} fighters (max {MAX_FIGHTERS})")
-    if bm.width > MAX_MAP_SIDE or bm.height > MAX_MAP_SIDE:
-        problems.append(f"map {bm.width}×{bm.height} (max {MAX_MAP_SIDE}×{MAX_MAP_SIDE})")
-    for spec in game.roster:
-        for what, have, cap in (
-            ("weapons", len(spec.all_weapons), MAX_WEAPONS),
-            ("hacks", len(spec.hacks), MAX_HACKS),
-            ("items", len(spec.items), MAX_ITEMS),
-            ("backpack items", len(spec.backpack), MAX_BACKPACK),
-            ("cyberware", len(spec.cyberware), MAX_CYBERWARE),
-        ):
-            if have > cap:
-                problems.append(f"{spec.name}: {have} {what} (max {cap})")
-    need = max_turn_displacement(game)
-    if need > layout.move_radius:
-        problems.append(f"a move can reach {need} cells; pass move_radius >= {need}")
-    drag = max_drag_displacement(game)
-    if drag > layout.drag_radius:
-        problems.append(f"a drag can reach {drag} cells; pass drag_radius >= {drag}")
-    if problems:
-        raise LimitError(
-            f"scenario {game.name!r} does not fit the env layout: " + "; ".join(problems)
-        )

@@ -1,6 +1,8 @@
 """The observation encoder: a dict of fixed-shape float32 arrays seen from one fighter.
 
-Shapes never depend on the scenario (see :mod:`cwenv.envs.layout` for the maxima). Every
+Shapes never depend on the scenario nor on how many conditions, sides or prompt kinds the
+rules have (see :mod:`cwenv.envs.capacity` for the maxima and the padding; the feature
+names are in :mod:`cwenv.envs.features`). Every
 value lies in [0, 1] except relative positions, height differences and the ``elevation``
 grid channel, which lie in [−1, 1]; all arrays are clipped to those bounds, so the
 declared Box spaces are honest.
@@ -17,6 +19,14 @@ from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKin
 from cwenv.engine.cover import cover_against
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.state import Combat
+from cwenv.envs.capacity import MAX_CONDITIONS, MAX_SIDES
+from cwenv.envs.errors import EncodingError
+from cwenv.envs.features import (
+    CONTEXT_FEATURES,
+    OTHER_FEATURES,
+    SELF_FEATURES,
+    WEAPON_FEATURES,
+)
 from cwenv.envs.layout import MAX_OTHERS, MAX_WEAPONS, ActionLayout, IntArray, Slots
 from cwenv.envs.tables import (
     F32,
@@ -28,42 +38,28 @@ from cwenv.envs.tables import (
     G,
     GameTables,
 )
-from cwenv.model.types import CONDITION_COUNT, Condition, Side, WeaponKind
+from cwenv.model.types import Side, WeaponKind
 
-SELF_FEATURES = (
-    "lp_fraction", "lp_max/60", *(f"condition_{c.name.lower()}" for c in Condition),
-    "zehrend/3", "down", "dead", "fled", "reactions/3", "mumm/5", "mumm_fraction",
-    "aim_stacks/3", "armour/10", "movement/10", "size/4", "x", "y", "elevation/10",
-    "side_runner", "side_gegner", "side_neutral", "cover_min/3", "cover_max/3",
-    "enemies_in_sight/15", "exit_distance/63", "has_exits", "handlung_left", "move_left",
-    "extra_action_used", "items/6", "backpack/6", "cyberware_uses/6", "hacks_ready/6",
-    "hacks_uploading/6",
-)  # fmt: skip
-OTHER_FEATURES = (
-    "present", "standing", "down", "dead", "fled", "prone", "neutral", "dx", "dy",
-    "distance", "elevation_diff/10", "line_of_sight", "their_cover/3", "my_cover/3",
-    "lp_fraction", "lp_max/60", *(f"condition_{c.name.lower()}" for c in Condition),
-    "zehrend/3", "reactions/3", "mumm_fraction", "threat", "attackable", "aimed_at",
-    "turn_fighter", "context_fighter", "best_range/30", "best_damage/20", "armour/10",
-    "movement/10", "size/4", "in_their_melee_reach",
-)  # fmt: skip
-WEAPON_FEATURES = (
-    "present", "drawn", "usable", "melee", "ranged", "area", "ammo_fraction", "range/30",
-    "damage/20", "jammed_or_dropped",
-)  # fmt: skip
-CONTEXT_FEATURES = (
-    *(f"decision_{k.name.lower()}" for k in DecisionKind), "decision_none", "attack_total/30",
-    "deciding", "round/limit", "round/50", "has_round_limit", "steps/max_steps",
-    "legal_actions/64", "my_turn",
-)  # fmt: skip
+__all__ = [  # the feature lists live in cwenv.envs.features; importable from here too
+    "CONTEXT_FEATURES",
+    "OTHER_FEATURES",
+    "SELF_FEATURES",
+    "SHAPES",
+    "WEAPON_FEATURES",
+    "Observer",
+    "bounds",
+]
+
 _SI = {n: k for k, n in enumerate(SELF_FEATURES)}
 _OI = {n: k for k, n in enumerate(OTHER_FEATURES)}
 _CI = {n: k for k, n in enumerate(CONTEXT_FEATURES)}
-_NONE = len(DecisionKind)
-_COND_MASK = (1 << CONDITION_COUNT) - 1
-_BITS = tuple(
-    tuple(float(bits >> k & 1) for k in range(CONDITION_COUNT)) for bits in range(_COND_MASK + 1)
-)
+_NONE = _CI["decision_none"]
+if MAX_CONDITIONS != 16:
+    raise EncodingError("the observation unpacks the condition bits as two bytes (16 slots)")
+# Condition slot k is bit k of FighterState.conditions: two byte lookups give all 16 slots
+# (padded slots are bits no condition sets, so they stay 0).
+_BYTE_BITS = tuple(tuple(float(b >> k & 1) for k in range(8)) for b in range(256))
+_SIDE = {s: tuple(float(s == k) for k in range(MAX_SIDES)) for s in Side}
 
 SHAPES: dict[str, tuple[int, ...]] = {
     "self": (len(SELF_FEATURES),),
@@ -175,12 +171,13 @@ class Observer:
         loading = sum(1 for p, h in zip(me.upload_progress, hacks, strict=True) if 0 < p < h.upload)
         v = np.array(
             (
-                me.lp / t.lp_max_list[i], t.lp_max_list[i] / 60, *_BITS[me.conditions & _COND_MASK],
+                me.lp / t.lp_max_list[i], t.lp_max_list[i] / 60,
+                *_BYTE_BITS[me.conditions & 255], *_BYTE_BITS[me.conditions >> 8 & 255],
                 len(me.zehrend) / 3, me.down, me.dead, me.fled, me.reactions / 3, me.mumm / 5,
                 me.mumm / me.mumm_max if me.mumm_max else 0.0, me.aim_stacks / 3,
                 *t.other_static[i][2:4], t.other_static[i][4],
                 x / max(1, t.width - 1), y / max(1, t.height - 1), c.bm.elevation[me.pos] / 10,
-                me.side is Side.RUNNER, me.side is Side.GEGNER, me.side is Side.NEUTRAL,
+                *_SIDE[me.side],
                 min(cover, default=0.0), max(cover, default=0.0), len(cover) / MAX_OTHERS,
                 t.exit_distance[me.pos] / SCALE_MAP, len(t.exit_xy) > 0, handlung, move_left,
                 me.extra_action_used, len(me.items) / 6, len(me.backpack) / 6,
@@ -249,7 +246,8 @@ class Observer:
                     1.0, standing, g.down, g.dead, g.fled, g.prone, g.side is Side.NEUTRAL,
                     dx / SCALE_MAP, dy / SCALE_MAP, dist / SCALE_MAP, (elev[g.pos] - me_elev) / 10,
                     sight, theirs, mine, g.lp / lp_max[j], lp_max[j] / 60,
-                    *_BITS[g.conditions & _COND_MASK], len(g.zehrend) / 3, g.reactions / 3,
+                    *_BYTE_BITS[g.conditions & 255], *_BYTE_BITS[g.conditions >> 8 & 255],
+                    len(g.zehrend) / 3, g.reactions / 3,
                     g.mumm / g.mumm_max if g.mumm_max else 0.0,
                     self._threat(g, me, dist, sight) if danger else 0.0, j in attackable,
                     aim if aim_target == j else 0.0, c.turn_fighter == j, ctx_fighter == j,
