@@ -240,10 +240,17 @@ def test_a_rule_the_policy_never_saw_plays_with_one_warning(
     _edit(folder, lambda r: r["members"]["conditions"].pop())  # trained before VERWIRRT
     monkeypatch.setattr(agent_module, "_WARNED", set())
     game = load_scenario("duell")
+    runner = make_agent("random")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for _ in range(2):  # fresh agents, as a tournament makes them
-            PolicyAgent(load_bundle(folder)).prepare(game)
+        for seed in range(2):  # fresh agents, as a tournament makes them
+            agent = PolicyAgent(load_bundle(folder))
+            combat = game.new_combat(seed)
+            view, rng = DecisionView(combat), random.Random(seed)
+            while not combat.is_terminal():
+                gegner = combat.fighters[combat.current_fighter()].side is Side.GEGNER
+                combat.apply((agent if gegner else runner).act(view, combat.legal_actions(), rng))
+            assert combat.outcome is not None
     texts = [str(w.message) for w in caught if issubclass(w.category, PolicyMismatchWarning)]
     assert len(texts) == 1 and "never saw them" in texts[0] and "conditions: VERWIRRT" in texts[0]
 

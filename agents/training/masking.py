@@ -31,7 +31,7 @@ from torch.distributions import Categorical
 
 MASK_GAP = 60.0
 """How far below the best legal logit a masked logit is set: e^−60 is negligible, and even
-after normalisation over 5,953 actions (−60 − ln 5953 ≈ −69) exp stays a normal float32."""
+after normalisation over 6,324 actions (−60 − ln 6324 ≈ −69) exp stays a normal float32."""
 
 
 _NO_SHAPE = th.Size()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cwenv.envs.capacity import CAPACITIES, Capacities, members
+from cwenv.envs.capacity import CAPACITIES, Capacities
 
 
 @dataclass(frozen=True)
@@ -91,11 +91,6 @@ def feature_map(
             out.append(pos)
             pos += 1
     return out
-
-
-def slot_labels(prefix: str, section: str) -> dict[str, str]:
-    """``condition_0`` → ``ANGESCHLAGEN`` … for the slots that have a member (docs)."""
-    return {f"{prefix}_{k}": name for k, name in enumerate(members(section))}
 
 
 SELF_FEATURES = feature_names(SELF_SPEC)

@@ -54,8 +54,11 @@ _SI = {n: k for k, n in enumerate(SELF_FEATURES)}
 _OI = {n: k for k, n in enumerate(OTHER_FEATURES)}
 _CI = {n: k for k, n in enumerate(CONTEXT_FEATURES)}
 _NONE = _CI["decision_none"]
-if MAX_CONDITIONS != 16:
-    raise EncodingError("the observation unpacks the condition bits as two bytes (16 slots)")
+if MAX_CONDITIONS != 16:  # a raised capacity must widen the unpacking below as well
+    raise EncodingError(
+        f"MAX_CONDITIONS is {MAX_CONDITIONS}, but cwenv/envs/observe.py unpacks the "
+        "condition bits as two bytes (16 slots): add a byte lookup per 8 more slots"
+    )
 # Condition slot k is bit k of FighterState.conditions: two byte lookups give all 16 slots
 # (padded slots are bits no condition sets, so they stay 0).
 _BYTE_BITS = tuple(tuple(float(b >> k & 1) for k in range(8)) for b in range(256))
