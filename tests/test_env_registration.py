@@ -79,5 +79,5 @@ def test_defaults_are_the_documented_ones() -> None:
         """
     )
     n, w, h, side, opp, same, steps, size = out.split()
-    assert (n, w, h, side, same, steps, size) == ("8", "20", "14", "GEGNER", "True", "3000", "5953")
+    assert (n, w, h, side, same, steps, size) == ("8", "20", "14", "GEGNER", "True", "3000", "6324")
     assert opp in ("taktiker", "greedy")
