@@ -10,8 +10,6 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from cwenv.model.types import MummSpend
-
 
 class DecisionKind(IntEnum):
     TURN = 0  # H00: movement and the Handlung of the active fighter
@@ -190,6 +188,38 @@ HANDLUNG_KINDS = frozenset(
 )
 """Turn actions that use up the Handlung (H00)."""
 
+_K = ActionKind
+_PROMPT_ANSWERS: dict[DecisionKind, frozenset[ActionKind]] = {
+    DecisionKind.ORDER: frozenset({_K.CHOOSE_ACTOR}),
+    DecisionKind.PRE_CHECK: frozenset(
+        {_K.PRE_NONE, _K.PRE_IMPROVE, _K.PRE_GROSSER_WURF, _K.PRE_ACTIONBONUS}
+    ),
+    DecisionKind.POST_CHECK: frozenset({_K.POST_ACCEPT, _K.POST_REROLL, _K.POST_AVERT}),
+    DecisionKind.KEEP: frozenset({_K.KEEP_FIRST, _K.KEEP_SECOND}),
+    DecisionKind.DEFEND: frozenset({_K.DEFEND, _K.NO_DEFENCE}),
+    DecisionKind.NIEDERWERFEN: frozenset({_K.DROP_PRONE, _K.STAY_UP}),
+    DecisionKind.BLOCKADE: frozenset({_K.BLOCKADE_ATTACK, _K.LET_PASS}),
+    DecisionKind.STURZ: frozenset({_K.CATCH_FALL, _K.NO_CATCH}),
+    DecisionKind.DAMAGE: frozenset({_K.HALVE_DAMAGE, _K.TAKE_DAMAGE}),
+    DecisionKind.DEATH: frozenset({_K.AVERT_DEATH, _K.ACCEPT_DEATH}),
+    DecisionKind.DRAG: frozenset({_K.DRAG_TO, _K.DRAG_STOP}),
+}
+_unanswered = [
+    d.name for d in DecisionKind if d not in _PROMPT_ANSWERS and d is not DecisionKind.TURN
+]
+if _unanswered:  # a new prompt needs the choices that answer it listed above
+    raise ImportError("DecisionKind without answers in actions.py: " + ", ".join(_unanswered))
+_M08_AT = frozenset(d for d in DecisionKind if d is not DecisionKind.ORDER)
+DECISIONS_OF: dict[ActionKind, frozenset[DecisionKind]] = {
+    kind: _M08_AT
+    if kind is ActionKind.MUMM_SHAKE
+    else frozenset(d for d, kinds in _PROMPT_ANSWERS.items() if kind in kinds)
+    or frozenset({DecisionKind.TURN})
+    for kind in ActionKind
+}
+"""The decisions each kind of choice answers: a kind listed for no prompt is a turn
+choice; M08 answers the turn and, under X38 'sofort', every prompt but ORDER."""
+
 
 class Action(NamedTuple):
     """One choice. Unused fields are −1 (0 for ``mumm``)."""
@@ -215,21 +245,10 @@ class Decision(NamedTuple):
     context: tuple[int, ...] = ()
 
 
-_SPEND_OF_KIND = {
-    ActionKind.PRE_IMPROVE: MummSpend.PROBE_VERBESSERN,
-    ActionKind.PRE_GROSSER_WURF: MummSpend.GROSSER_WURF,
-    ActionKind.POST_REROLL: MummSpend.PROBE_WIEDERHOLEN,
-    ActionKind.POST_AVERT: MummSpend.PATZER_ABWENDEN,
-    ActionKind.HALVE_DAMAGE: MummSpend.TREFFER_WEGSTECKEN,
-    ActionKind.AVERT_DEATH: MummSpend.TOD_ABWENDEN,
-    ActionKind.MUMM_EXTRA_ACTION: MummSpend.ZUSAETZLICHE_AKTION,
-    ActionKind.MUMM_SHAKE: MummSpend.ZUSTAND_ABSCHUETTELN,
-}
-
-
 def mumm_price(action: Action) -> int:
-    """The Mumm an action costs (M01–M09): its spend, or M05 for a reaction paid with Mumm."""
-    spend = _SPEND_OF_KIND.get(action.kind)
-    if spend is not None:
-        return spend.cost
-    return MummSpend.ZUSAETZLICHE_REAKTION.cost if action.mumm else 0
+    """The Mumm an action costs (M01–M09), read off
+    :data:`cwenv.engine.tables.mumm.MUMM_SPENDS` (imported here late: the table needs the
+    action kinds defined above)."""
+    from cwenv.engine.tables.mumm import mumm_price as price
+
+    return price(action)

@@ -29,8 +29,9 @@ from cwenv.engine.conditions import (
 )
 from cwenv.engine.cover import NO_COVER, Cover
 from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_zehrend
-from cwenv.engine.effects import maneuver_effects, patzer_effects
+from cwenv.engine.effects import patzer_effects
 from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.invariants import present
 from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec
 from cwenv.model.types import ArmourMode, CheckValue, Condition, CoverLevel, Maneuver
@@ -299,7 +300,7 @@ class AttackFrame(Frame):
         opts = c.options
         deals_damage = True
         if self.mode is AttackMode.MANEUVER:
-            frames.extend(maneuver_effects(c, a, t, Maneuver(self.index)))
+            frames.extend(MANEUVERS[Maneuver(self.index)].effect(c, a, t))  # K01–K05
             deals_damage = opts.maneuver_damage
             weapon = UNARMED
         if self.mode is AttackMode.HACK:

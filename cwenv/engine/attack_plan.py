@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from cwenv.battlemap.los import cells_in_radius, has_line_of_sight
 from cwenv.engine.checks import check_parts
 from cwenv.engine.cover import Cover, cover_against
+from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.model.specs import UNARMED
 from cwenv.model.types import CheckValue, CoverLevel, Maneuver, WeaponKind
 from cwenv.rules.options import AreaCover, MeleeDefence
@@ -29,7 +30,6 @@ class AttackMode(IntEnum):
     BLOCKADE = 3
 
 
-MANEUVER_MODIFIER = {Maneuver.ENTWAFFNEN: -2, Maneuver.MITZERREN: -2}  # K01, K03
 PRONE_TARGET_MALUS = 2
 """R06: an attack on a niedergeworfen target without cover gets −2 (ranged; in melee too
 under X23's ``niederwerfen_vs_melee``)."""
@@ -135,9 +135,9 @@ def plan_attack(
         if hack.modifier:
             parts.append((hack.name, hack.modifier))
     else:
-        mod = MANEUVER_MODIFIER.get(Maneuver(index), 0)
-        if mod:
-            parts.append((Maneuver(index).label, mod))
+        rule = MANEUVERS[Maneuver(index)]  # K01, K03: the manoeuvre's difficulty
+        if rule.modifier:
+            parts.append((rule.label, rule.modifier))
     cover_penalty = cover.level.penalty
     if cover_penalty:
         parts.append((cover.level.label + (" (lebend)" if cover.living else ""), cover_penalty))

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.frames import Frame, Return
+from cwenv.engine.tables.conditions import CONDITION_PENALTY, MALUS_ORDER, CheckSort
 from cwenv.invariants import present
 from cwenv.model.types import CheckValue, Condition, MummSpend, Side
-from cwenv.rules.options import ActionBonusMode, BehinderungScope, PenaltyScope
+from cwenv.rules.options import ActionBonusMode, BehinderungScope
 from cwenv.rules.probe import ProbeResult, forced_volltreffer, resolve_probe
 
 if TYPE_CHECKING:
@@ -27,20 +28,27 @@ Parts = tuple[tuple[str, int], ...]
 ACTIONBONUS = 2
 """P03: the Tycoon may grant +2 (never more) for a spectacular action."""
 
-CONDITION_PENALTY = -2
-"""Z01, Z03, Z04, Z05, Z07: every condition malus is −2."""
+
+def mumm_problem(c: Combat, f: FighterState, cost: int) -> str | None:
+    """Why ``f`` may not pay ``cost`` Mumm now (M01–M09, M11, X10, X11), None if it may."""
+    if f.dead:
+        return "the fighter is dead"
+    if f.mumm < cost:
+        return "not enough Mumm"
+    opts = c.options
+    if f.side is not Side.RUNNER and not opts.nsc_mumm:
+        return "NSCs spend no Mumm (nsc_mumm is off)"
+    if f.conditions >> Condition.ENTMUTIGT & 1:
+        if not opts.mumm_verbrennen:
+            return "entmutigt: no Mumm may be spent (M11)"
+        if f.mumm_max < cost:
+            return "entmutigt: burning Mumm needs that much maximum Mumm (M11, X10)"
+    return None
 
 
 def can_spend_mumm(c: Combat, f: FighterState, cost: int) -> bool:
     """Whether ``f`` may pay ``cost`` Mumm now (M01–M09, M11, X10, X11)."""
-    if f.dead or f.mumm < cost:
-        return False
-    opts = c.options
-    if f.side is not Side.RUNNER and not opts.nsc_mumm:
-        return False
-    if f.conditions >> Condition.ENTMUTIGT & 1:
-        return opts.mumm_verbrennen and f.mumm_max >= cost
-    return True
+    return mumm_problem(c, f, cost) is None
 
 
 def spend_mumm(c: Combat, f: FighterState, spend: MummSpend) -> None:
@@ -64,27 +72,21 @@ def check_parts(
 ) -> list[tuple[str, int]]:
     """The Probenwert's parts: the value, then every condition and gear modifier.
 
-    Angeschlagen −2 on körperliche checks (Z01, X04, X39); Verwirrt −2 on geistige and
-    hacking checks (Z07); Entmutigt −2 on attacks (Z04); Eingeschränkt −2 on reactions
-    (Z03); Niedergeworfen −2 on defences (Z05); Behinderung on attacks (A01, X42).
+    Each condition's malus is its entry's in :data:`cwenv.engine.tables.conditions.CONDITIONS`
+    (Angeschlagen −2 on körperliche checks, Z01, X04, X39; Verwirrt on geistige and hacking
+    checks, Z07; Entmutigt on attacks, Z04; Eingeschränkt on reactions, Z03; Niedergeworfen
+    on defences, Z05); Behinderung on attacks (A01, X42).
     """
     opts = c.options
     spec = f.spec
     parts = [(check.label, spec.value(check))]
     conds = f.conditions
     mental = check in opts.mental_checks
-    if conds >> Condition.ANGESCHLAGEN & 1 and (
-        not mental or opts.angeschlagen_scope is PenaltyScope.ALL_CHECKS
-    ):
-        parts.append((Condition.ANGESCHLAGEN.label, CONDITION_PENALTY))
-    if conds >> Condition.VERWIRRT & 1 and (mental or check is CheckValue.HACKING):
-        parts.append((Condition.VERWIRRT.label, CONDITION_PENALTY))
-    if attack and conds >> Condition.ENTMUTIGT & 1:
-        parts.append((Condition.ENTMUTIGT.label, CONDITION_PENALTY))
-    if reaction and conds >> Condition.EINGESCHRAENKT & 1:
-        parts.append((Condition.EINGESCHRAENKT.label, CONDITION_PENALTY))
-    if defence and conds >> Condition.NIEDERGEWORFEN & 1:
-        parts.append((Condition.NIEDERGEWORFEN.label, CONDITION_PENALTY))
+    if conds:
+        sort = CheckSort(check, mental, attack, reaction, defence)
+        for rule in MALUS_ORDER:
+            if conds >> rule.condition & 1 and rule.malus is not None and rule.malus(opts, sort):
+                parts.append((rule.label, CONDITION_PENALTY))
     if spec.behinderung and (
         attack or (not mental and opts.behinderung_scope is BehinderungScope.ALL_PHYSICAL)
     ):
@@ -92,6 +94,10 @@ def check_parts(
     if f.focus_bonus:
         parts.append(("Fokus", f.focus_bonus))  # spent when the check is rolled
     return parts
+
+
+_PRE_SPENDS = (ActionKind.PRE_ACTIONBONUS, ActionKind.PRE_IMPROVE, ActionKind.PRE_GROSSER_WURF)
+_POST_SPENDS = (ActionKind.POST_AVERT, ActionKind.POST_REROLL)
 
 
 class CheckFrame(Frame):
@@ -114,14 +120,23 @@ class CheckFrame(Frame):
     def describe(self) -> str:
         return self.purpose
 
+    def pre_problem(self, c: Combat, f: FighterState, kind: ActionKind) -> str | None:
+        """Why the pre-roll choice ``kind`` is not open (P03, M02, M09), None if it is."""
+        if kind is ActionKind.PRE_ACTIONBONUS:
+            return self.actionbonus_problem(c, f)
+        if kind is ActionKind.PRE_IMPROVE:
+            per_check = c.options.mumm_improve_per_check
+            if self.improved >= per_check:
+                return f"M02 at most {per_check} time(s) per check (mumm_improve_per_check)"
+            return mumm_problem(c, f, MummSpend.PROBE_VERBESSERN.cost)
+        if kind is ActionKind.PRE_GROSSER_WURF:
+            if self.improved:
+                return "M09 cannot follow M02 on the same check"
+            return mumm_problem(c, f, MummSpend.GROSSER_WURF.cost)
+        return None
+
     def _pre_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
-        acts: list[Action] = []
-        if self.actionbonus_allowed(c, f):
-            acts.append(Action(ActionKind.PRE_ACTIONBONUS, f.idx))
-        if self.improved < c.options.mumm_improve_per_check and can_spend_mumm(c, f, 1):
-            acts.append(Action(ActionKind.PRE_IMPROVE, f.idx))
-        if not self.improved and can_spend_mumm(c, f, MummSpend.GROSSER_WURF.cost):
-            acts.append(Action(ActionKind.PRE_GROSSER_WURF, f.idx))
+        acts = [Action(k, f.idx) for k in _PRE_SPENDS if self.pre_problem(c, f, k) is None]
         if acts or self._malus_to_shake(c, f):
             acts.append(Action(ActionKind.PRE_NONE, f.idx))
         return tuple(acts)
@@ -151,32 +166,45 @@ class CheckFrame(Frame):
             return None
         return super().reprompt(c, decision, shaken)
 
-    def _post_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
+    def post_problem(self, c: Combat, f: FighterState, kind: ActionKind) -> str | None:
+        """Why the after-roll choice ``kind`` is not open (M01, M03), None if it is."""
         r = present(self.result, "the roll (set before stage 2)")
-        acts: list[Action] = []
-        if r.patzer:
-            if can_spend_mumm(c, f, 1) and (self.rerolls == 0 or c.options.mumm_avert_after_reroll):
-                acts.append(Action(ActionKind.POST_AVERT, f.idx))
-        elif (
-            not r.volltreffer  # a Volltreffer cannot be bettered: rerolling it is a no-op
-            and self.rerolls < c.options.mumm_rerolls_per_check
-            and can_spend_mumm(c, f, 1)
-        ):
-            acts.append(Action(ActionKind.POST_REROLL, f.idx))
+        opts = c.options
+        if kind is ActionKind.POST_AVERT:
+            if not r.patzer:
+                return "only a Patzer can be averted (M01)"
+            if self.rerolls and not opts.mumm_avert_after_reroll:
+                return "no M01 after a reroll (mumm_avert_after_reroll is off)"
+            return mumm_problem(c, f, MummSpend.PATZER_ABWENDEN.cost)
+        if kind is ActionKind.POST_REROLL:
+            if r.patzer:
+                return "a Patzer cannot be rerolled (M03); M01 averts it"
+            if r.volltreffer:  # rerolling it is a no-op
+                return "a Volltreffer cannot be bettered"
+            if self.rerolls >= opts.mumm_rerolls_per_check:
+                return "M03 as often as the rules allow on this check (mumm_rerolls_per_check)"
+            return mumm_problem(c, f, MummSpend.PROBE_WIEDERHOLEN.cost)
+        return None
+
+    def _post_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
+        acts = [Action(k, f.idx) for k in _POST_SPENDS if self.post_problem(c, f, k) is None]
         if acts:
             acts.append(Action(ActionKind.POST_ACCEPT, f.idx))
         return tuple(acts)
 
-    def actionbonus_allowed(self, c: Combat, f: FighterState) -> bool:
+    def actionbonus_problem(self, c: Combat, f: FighterState) -> str | None:
         """P03, X14, X41: with declared Actionboni a Runner (an NSC only under X41) may claim
         +2 on one check per round, before the roll, once per check."""
         opts = c.options
-        return (
-            opts.actionbonus is ActionBonusMode.DECLARED_ONCE_PER_ROUND
-            and not f.actionbonus_used
-            and not any(label == "Actionbonus" for label, _ in self.parts)
-            and (f.side is Side.RUNNER or opts.nsc_actionbonus)
-        )
+        if opts.actionbonus is not ActionBonusMode.DECLARED_ONCE_PER_ROUND:
+            return "Actionboni are not declared by the player (X14 actionbonus)"
+        if f.actionbonus_used:
+            return "the Actionbonus was claimed this round already (X14)"
+        if any(label == "Actionbonus" for label, _ in self.parts):
+            return "this check has the Actionbonus already"
+        if f.side is not Side.RUNNER and not opts.nsc_actionbonus:
+            return "NSCs claim no Actionbonus (X41 nsc_actionbonus)"
+        return None
 
     def _roll(self, c: Combat, forced: bool) -> ProbeResult:
         f = c.fighters[self.fighter]

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, DecisionKind
-from cwenv.engine.checks import can_spend_mumm, spend_mumm
+from cwenv.engine.checks import can_spend_mumm, mumm_problem, spend_mumm
+from cwenv.engine.tables.conditions import CONDITIONS
 from cwenv.model.types import Condition, MummSpend
 from cwenv.rules.options import BenommenReactions, ShakeTiming
 
@@ -19,15 +20,10 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
 
 
-SUBSTITUTE = {
-    Condition.ANGESCHLAGEN: Condition.BENOMMEN,  # Z01
-    Condition.BENOMMEN: Condition.VERWIRRT,  # Z02
-    Condition.EINGESCHRAENKT: Condition.BENOMMEN,  # Z03
-    Condition.ENTMUTIGT: Condition.BENOMMEN,  # Z04
-    Condition.NIEDERGEWORFEN: Condition.EINGESCHRAENKT,  # Z05
-    Condition.VERWIRRT: Condition.BENOMMEN,  # Z07
+SUBSTITUTE: dict[Condition, Condition] = {
+    cond: rule.substitute for cond, rule in CONDITIONS.items() if rule.substitute is not None
 }
-"""'Erleidest du erneut X …, so erhältst du stattdessen Y' for every condition but Sterbend."""
+"""'Erleidest du erneut X …, so erhältst du stattdessen Y' (Z01–Z07, from the table)."""
 
 
 def gain_condition(c: Combat, f: FighterState, cond: Condition) -> None:
@@ -42,17 +38,17 @@ def gain_condition(c: Combat, f: FighterState, cond: Condition) -> None:
     original = cond
     steps = 0
     while f.conditions >> cond & 1:
-        if steps >= c.options.escalation_steps or cond not in SUBSTITUTE:
+        instead = CONDITIONS[cond].substitute
+        if steps >= c.options.escalation_steps or instead is None:
             return
-        cond = SUBSTITUTE[cond]
+        cond = instead
         steps += 1
     f.conditions |= 1 << cond
-    if cond is Condition.BENOMMEN or cond is Condition.NIEDERGEWORFEN:
-        f.let_go()  # B03, X40: knocked off or dazed, a climber loses its hold
     c.count(f"condition:{cond.name}")
     c.emit(ev.ConditionGained(f.idx, cond.label, original.label if cond is not original else ""))
-    if cond is Condition.BENOMMEN and c.options.benommen_reactions is BenommenReactions.LOST:
-        f.reactions = 0  # X24
+    on_gain = CONDITIONS[cond].on_gain
+    if on_gain is not None:
+        on_gain(c, f)  # e.g. B03/X40 losing a climb's hold, X24 Benommen's reactions
     c.mark_dirty()
 
 
@@ -64,20 +60,39 @@ def lose_condition(c: Combat, f: FighterState, cond: Condition, cause: str) -> N
 
 def can_use_reaction(c: Combat, f: FighterState) -> bool:
     """Able to react at all: standing, and not benommen unless X24 keeps reactions."""
+    return react_problem(c, f) is None
+
+
+def react_problem(c: Combat, f: FighterState) -> str | None:
+    """Why ``f`` cannot react at all (R01, X24), None when it can."""
     if not f.standing:
-        return False
+        return "the fighter is not standing"
     if f.conditions >> Condition.BENOMMEN & 1:
-        return c.options.benommen_reactions is BenommenReactions.KEPT
-    return True
+        if c.options.benommen_reactions is BenommenReactions.KEPT:
+            return None
+        return "benommen: no reactions (X24 benommen_reactions)"
+    return None
+
+
+def reaction_problem(c: Combat, f: FighterState, with_mumm: int) -> str | None:
+    """Why ``f`` cannot pay for a reaction this way (0: one of the round's reactions,
+    1: Mumm, M05, only once none is left), None when it can."""
+    problem = react_problem(c, f)
+    if problem is not None:
+        return problem
+    if not with_mumm:
+        return None if f.reactions > 0 else "no reactions left this round (R01)"
+    if f.reactions > 0:
+        return "a reaction is left: Mumm (M05) pays only for one more"
+    spend = mumm_problem(c, f, MummSpend.ZUSAETZLICHE_REAKTION.cost)
+    return None if spend is None else f"an extra reaction (M05): {spend}"
 
 
 def reaction_choices(c: Combat, f: FighterState) -> tuple[int, ...]:
     """Ways to pay for a reaction: 0 = one of the round's reactions, 1 = Mumm (M05)."""
-    if not can_use_reaction(c, f):
-        return ()
-    if f.reactions > 0:
+    if reaction_problem(c, f, 0) is None:
         return (0,)
-    if can_spend_mumm(c, f, MummSpend.ZUSAETZLICHE_REAKTION.cost):
+    if reaction_problem(c, f, 1) is None:
         return (1,)
     return ()
 
@@ -96,13 +111,14 @@ SHAKE_COST = MummSpend.ZUSTAND_ABSCHUETTELN.cost
 
 def mumm_shakes(c: Combat, f: FighterState) -> list[Action]:
     """M08: 'Gib 2 Mummpunkte aus, um einen Zustand … sofort aufzuheben' — one choice per
-    condition held, Sterbend excepted, when ``f`` may pay 2 Mumm (M11, X10, X11)."""
+    condition held that its table entry lets Mumm end (not Sterbend), when ``f`` may pay
+    2 Mumm (M11, X10, X11)."""
     if not f.conditions or not can_spend_mumm(c, f, SHAKE_COST):
         return []
     return [
         Action(ActionKind.MUMM_SHAKE, f.idx, index=int(cond))
         for cond in f.condition_list()
-        if cond is not Condition.STERBEND
+        if CONDITIONS[cond].mumm_shake
     ]
 
 

@@ -1,4 +1,6 @@
-"""What a Kampfmanöver does (K01–K05) and what a Patzer does to the attacker (A08)."""
+"""Movement a Kampfmanöver causes (K03 Mitzerren; K05 through :mod:`falls`) and what a
+Patzer does to the attacker (A08). Each manoeuvre's effect is its entry in
+:data:`cwenv.engine.tables.maneuvers.MANEUVERS`."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.conditions import gain_condition, pay_reaction
 from cwenv.engine.damage import DamageFrame, SequenceFrame
-from cwenv.engine.falls import ForcedMoveFrame, push_path
+from cwenv.engine.falls import ForcedMoveFrame
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import (
     PUSH_METRES,
@@ -20,7 +22,7 @@ from cwenv.engine.movement import (
     movement_allowance_base,
 )
 from cwenv.model.specs import UNARMED
-from cwenv.model.types import ArmourMode, Condition, Maneuver, Side
+from cwenv.model.types import ArmourMode, Condition
 from cwenv.rules.options import ForcedMovementBlockade
 from cwenv.rules.tables import FumbleRow, patzer_row
 
@@ -33,34 +35,9 @@ def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def _direction(c: Combat, src: int, dst: int) -> tuple[int, int]:
+def direction(c: Combat, src: int, dst: int) -> tuple[int, int]:
     bm = c.bm
     return _sign(bm.xs[dst] - bm.xs[src]), _sign(bm.ys[dst] - bm.ys[src])
-
-
-def maneuver_effects(c: Combat, a: FighterState, t: FighterState, m: Maneuver) -> list[Frame]:
-    """K01–K05 on a successful manoeuvre; returns frames for movement they cause."""
-    if m is Maneuver.ENTWAFFNEN:  # K01
-        if t.side is Side.RUNNER:
-            if 0 <= t.drawn < len(t.spec.weapons):
-                t.dropped |= 1 << t.drawn
-                c.emit(ev.Acted(t.idx, "verliert die Waffe", t.weapons[t.drawn].name))
-                t.drawn = -1
-        else:
-            t.disarmed = True
-            c.emit(ev.Acted(t.idx, "ist entwaffnet", "−2 auf Angriff und Schaden"))
-        return []
-    if m is Maneuver.FESTSETZEN:  # K02: in the grip, benommen
-        gain_condition(c, t, Condition.BENOMMEN)
-        return []
-    if m is Maneuver.UMREISSEN:  # K04
-        gain_condition(c, t, Condition.NIEDERGEWORFEN)
-        return []
-    if m is Maneuver.WEGSTOSSEN:  # K05: 2 m straight back
-        path = push_path(c, t, _direction(c, a.pos, t.pos), PUSH_METRES)
-        provoke = c.options.forced_movement_blockade is ForcedMovementBlockade.ALL_FORCED
-        return [ForcedMoveFrame(t.idx, path, "Wegstossen", provoke)]
-    return [DragFrame(a.idx, t.idx)]  # K03 Mitzerren
 
 
 class DragFrame(Frame):
@@ -166,7 +143,7 @@ class DragFrame(Frame):
 def slide_path(c: Combat, f: FighterState, toward: int) -> tuple[int, ...]:
     """A08 Fehltritt: 2 m onward past the opponent, veering round anything in the way."""
     bm = c.bm
-    dx, dy = _direction(c, f.pos, toward)
+    dx, dy = direction(c, f.pos, toward)
     if dx == 0 and dy == 0:
         dx = 1
     options = [(dx, dy), (_sign(dx - dy), _sign(dx + dy)), (_sign(dx + dy), _sign(dy - dx))]

@@ -1,19 +1,25 @@
 """Carrying out a Handlung once it is chosen (H01–H12, K, P08, D09, Z02).
 
-Handlungen without a check change the state at once; those with one push a
-:class:`CheckedHandlung` that rolls and then applies the outcome.
+One function per Handlung: ``start`` functions change the state at once or return the
+frame that resolves it; Handlungen decided by a check have a ``check`` function (the
+Probe) and an ``outcome`` function (what the result does), run by
+:class:`CheckedHandlung`. Which function belongs to which Handlung is its entry in
+:data:`cwenv.engine.tables.handlungen.HANDLUNGEN`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, ActionKind, Decision
-from cwenv.engine.checks import check
+from cwenv.engine.actions import Action, Decision
+from cwenv.engine.checks import CheckFrame, check
+from cwenv.engine.climbing import ClimbFrame, climb_step
 from cwenv.engine.conditions import lose_condition
 from cwenv.engine.damage import DamageFrame, heal
 from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.engine.tables.conditions import CONDITIONS
 from cwenv.invariants import present
 from cwenv.model.specs import AbilityKind, ItemKind
 from cwenv.model.types import ArmourMode, CheckValue, Condition, WeaponKind
@@ -23,96 +29,156 @@ from cwenv.rules.probe import ProbeResult
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
+    from cwenv.engine.turn import TurnFrame
+
+CheckOf = Callable[["Combat", "FighterState", Action], CheckFrame]
+Outcome = Callable[["Combat", "FighterState", Action, ProbeResult], "Frame | None"]
 
 
-def run_handlung(c: Combat, f: FighterState, action: Action) -> Frame | None:
-    """Start the Handlung ``action``; return a frame when it needs more resolving."""
+# -- Handlungen that start a procedure or change the state at once -----------------------
+def attack(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H01: a weapon attack."""
     from cwenv.engine.attack import AttackFrame
     from cwenv.engine.attack_plan import AttackMode
+
+    return AttackFrame(f.idx, action.target, action.index, AttackMode.WEAPON)
+
+
+def maneuver(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """K01–K05: a Kampfmanöver is an attack."""
+    from cwenv.engine.attack import AttackFrame
+    from cwenv.engine.attack_plan import AttackMode
+
+    return AttackFrame(f.idx, action.target, action.index, AttackMode.MANEUVER)
+
+
+def hack(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H10: an uploaded hack."""
+    from cwenv.engine.attack import AttackFrame
+    from cwenv.engine.attack_plan import AttackMode
+
+    return AttackFrame(f.idx, action.target, action.index, AttackMode.HACK)
+
+
+def schwierig(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H07: a Schwierige Bewegung, or part of a high ledge's climb (B03, X40)."""
     from cwenv.engine.falls import SchwierigFrame
 
-    kind = action.kind
-    if kind is ActionKind.ATTACK:  # H01
-        return AttackFrame(f.idx, action.target, action.index, AttackMode.WEAPON)
-    if kind is ActionKind.MANEUVER:  # K01–K05
-        return AttackFrame(f.idx, action.target, action.index, AttackMode.MANEUVER)
-    if kind is ActionKind.HACK:  # H10
-        return AttackFrame(f.idx, action.target, action.index, AttackMode.HACK)
-    if kind is ActionKind.SCHWIERIG:  # H07
-        return SchwierigFrame(f.idx, c.hard_routes.route(action.cell))
-    if kind is ActionKind.ZIELEN:  # H11, X03
-        if f.aim_target == action.target:
-            f.aim_stacks = min(f.aim_stacks + 1, c.options.zielen_max_stacks)
-        else:
-            f.aim_target = action.target
-            f.aim_stacks = 1
-        c.emit(ev.Acted(f.idx, "zielt auf", f"Stufe {f.aim_stacks}", action.target))
-        return None
-    if kind is ActionKind.AUFSTEHEN:  # H02
-        lose_condition(c, f, Condition.NIEDERGEWORFEN, "steht auf")
-        return None
-    if kind is ActionKind.UPLOAD:  # H03
-        f.upload_progress[action.index] += 1
-        hack = f.spec.hacks[action.index]
-        c.emit(
-            ev.Acted(
-                f.idx, "lädt hoch", f"{hack.name} {f.upload_progress[action.index]}/{hack.upload}"
-            )
+    climb = climb_step(c, f, action.cell, turn.move_left(c, f))
+    if climb is not None:
+        turn.moved += climb.metres
+        return ClimbFrame(f.idx, climb)
+    route = c.hard_routes.route(action.cell)
+    turn.moved += route.metres
+    return SchwierigFrame(f.idx, route)
+
+
+def sprint(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H08, X15: the movement allowance grows to ``sprint_total_multiplier`` times."""
+    from cwenv.engine.movement import movement_allowance
+
+    turn.sprint_bonus += movement_allowance(c, f) * (c.options.sprint_total_multiplier - 1)
+    c.emit(ev.Acted(f.idx, "sprintet"))
+    return None
+
+
+def zielen(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H11, X03: aim at a target; aiming again at it stacks up to the option's maximum."""
+    if f.aim_target == action.target:
+        f.aim_stacks = min(f.aim_stacks + 1, c.options.zielen_max_stacks)
+    else:
+        f.aim_target = action.target
+        f.aim_stacks = 1
+    c.emit(ev.Acted(f.idx, "zielt auf", f"Stufe {f.aim_stacks}", action.target))
+    return None
+
+
+def aufstehen(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H02: stand up."""
+    lose_condition(c, f, Condition.NIEDERGEWORFEN, "steht auf")
+    return None
+
+
+def upload(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H03: one Handlung of a hack's upload."""
+    f.upload_progress[action.index] += 1
+    h = f.spec.hacks[action.index]
+    c.emit(ev.Acted(f.idx, "lädt hoch", f"{h.name} {f.upload_progress[action.index]}/{h.upload}"))
+    return None
+
+
+def door(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H04: open or close an adjacent door."""
+    opened = not c.door_open(action.cell)
+    c.set_door(action.cell, opened)
+    c.emit(
+        ev.Acted(
+            f.idx,
+            "öffnet die Tür" if opened else "schliesst die Tür",
+            str(tuple(c.bm.cell(action.cell))),
         )
-        return None
-    if kind is ActionKind.DOOR:  # H04
-        opened = not c.door_open(action.cell)
-        c.set_door(action.cell, opened)
-        c.emit(
-            ev.Acted(
-                f.idx,
-                "öffnet die Tür" if opened else "schliesst die Tür",
-                str(tuple(c.bm.cell(action.cell))),
-            )
-        )
-        return None
-    if kind is ActionKind.DRAW:  # H04
-        f.drawn = action.index
-        c.emit(ev.Acted(f.idx, "zieht", f.weapons[action.index].name))
-        return None
-    if kind is ActionKind.PICK_UP:  # H04
-        f.dropped &= ~(1 << action.index)
-        f.drawn = action.index
-        c.emit(ev.Acted(f.idx, "hebt auf", f.weapons[action.index].name))
-        return None
-    if kind is ActionKind.USE_ITEM:  # H04 'Medikament einnehmen'
-        item = f.items.pop(action.index)
-        c.emit(ev.Acted(f.idx, "benutzt", item.name))
-        _item_effect(c, f, item.kind, item.amount, item.condition)
-        return None
-    if kind is ActionKind.RELOAD:  # H05
-        w = f.weapons[action.index]
-        f.reload_progress[action.index] += 1
-        done = f.reload_progress[action.index] >= w.nachladen
-        if done:
-            f.ammo[action.index] = w.magazine
-            f.reload_progress[action.index] = 0
-            if f.reloads[action.index] > 0:
-                f.reloads[action.index] -= 1
-        c.emit(ev.Acted(f.idx, "lädt nach", w.name + ("" if done else " (noch nicht fertig)")))
-        return None
-    if kind is ActionKind.CYBERWARE:  # H09
-        ware = f.spec.cyberware[action.index]
-        ability = present(ware.ability, f"the ability of {ware.name}")
-        f.cyber_uses[action.index] -= 1
-        c.emit(ev.Acted(f.idx, "setzt Cyberware ein", ware.name))
-        if ability.kind is AbilityKind.ARMOUR:
-            f.armour_bonus += ability.amount
-            return None
-        if ability.kind is AbilityKind.FOCUS:
-            f.focus_bonus += ability.amount
-            return None
-        if ability.kind is AbilityKind.HEAL:
-            _item_effect(c, f, ItemKind.HEAL, ability.amount, None)
-        else:
-            _item_effect(c, f, ItemKind.STIM, 0, ability.condition)
-        return None
-    return CheckedHandlung(f.idx, action)
+    )
+    return None
+
+
+def draw(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H04: draw a weapon."""
+    f.drawn = action.index
+    c.emit(ev.Acted(f.idx, "zieht", f.weapons[action.index].name))
+    return None
+
+
+def pick_up(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H04: pick up a dropped weapon (K01), drawn at once."""
+    f.dropped &= ~(1 << action.index)
+    f.drawn = action.index
+    c.emit(ev.Acted(f.idx, "hebt auf", f.weapons[action.index].name))
+    return None
+
+
+def use_item(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H04 'Medikament einnehmen': an item in hand."""
+    item = f.items.pop(action.index)
+    c.emit(ev.Acted(f.idx, "benutzt", item.name))
+    _item_effect(c, f, item.kind, item.amount, item.condition)
+    return None
+
+
+def reload(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H05: one Handlung of reloading; the magazine is full after ``nachladen`` of them."""
+    w = f.weapons[action.index]
+    f.reload_progress[action.index] += 1
+    done = f.reload_progress[action.index] >= w.nachladen
+    if done:
+        f.ammo[action.index] = w.magazine
+        f.reload_progress[action.index] = 0
+        if f.reloads[action.index] > 0:
+            f.reloads[action.index] -= 1
+    c.emit(ev.Acted(f.idx, "lädt nach", w.name + ("" if done else " (noch nicht fertig)")))
+    return None
+
+
+def cyberware(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """H09: use a piece of cyberware's ability."""
+    ware = f.spec.cyberware[action.index]
+    ability = present(ware.ability, f"the ability of {ware.name}")
+    f.cyber_uses[action.index] -= 1
+    c.emit(ev.Acted(f.idx, "setzt Cyberware ein", ware.name))
+    if ability.kind is AbilityKind.ARMOUR:
+        f.armour_bonus += ability.amount
+    elif ability.kind is AbilityKind.FOCUS:
+        f.focus_bonus += ability.amount
+    elif ability.kind is AbilityKind.HEAL:
+        _item_effect(c, f, ItemKind.HEAL, ability.amount, None)
+    else:
+        _item_effect(c, f, ItemKind.STIM, 0, ability.condition)
+    return None
+
+
+def mumm_probe(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """Z02: the benommen fighter's Handlung; the turn stays benommen whatever happens."""
+    turn.benommen = True
+    return None
 
 
 def _item_effect(
@@ -124,106 +190,128 @@ def _item_effect(
         lose_condition(c, f, condition, "Stimulans")
 
 
-class CheckedHandlung(Frame):
-    """A Handlung decided by a check: shaking a condition (H12), the benommen Mumm-Probe
-    (Z02), stabilising (D09), helping (P08), freeing a jammed weapon (A08), searching the
-    backpack (H06)."""
+# -- Handlungen decided by a check --------------------------------------------------------
+def shake_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
+    """H12: the condition's own check (its entry in the conditions table)."""
+    cond = Condition(a.index)
+    value = present(CONDITIONS[cond].shake_check, f"a shake check of {cond.name}")
+    return check(c, f, value(c.options), f"{cond.label} abschütteln")
 
-    __slots__ = ("action", "fighter")
 
-    def __init__(self, fighter: int, action: Action) -> None:
-        super().__init__()
-        self.fighter = fighter
-        self.action = action
+def shake_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
+    if result.success:
+        lose_condition(c, f, Condition(a.index), "Probe")
+    return None
 
-    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        f = c.fighters[self.fighter]
-        a = self.action
-        kind = a.kind
+
+def mumm_probe_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
+    """Z02, X02: the benommen check (``options.benommen_check``)."""
+    return check(c, f, c.options.benommen_check, "Mumm-Probe (benommen)")
+
+
+def mumm_probe_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
+    if result.success:
+        lose_condition(c, f, Condition.BENOMMEN, "Probe")
+    return None
+
+
+def stabilise_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
+    """D09: Technik to stabilise a dying fighter."""
+    return check(c, f, CheckValue.TECHNIK, f"{c.fighters[a.target].name} stabilisieren")
+
+
+def stabilise_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
+    """D09, X35: success ends Sterbend; a Patzer deals 1 direct damage to the option's
+    victim."""
+    patient = c.fighters[a.target]
+    if result.success:
+        lose_condition(c, patient, Condition.STERBEND, f"stabilisiert von {f.name}")
+        patient.stabilised = True
+        c.emit(ev.StatusChanged(patient.idx, "stabilisiert"))
+    elif result.patzer:
         opts = c.options
-        if self.stage == 0:
-            self.stage = 1
-            if kind is ActionKind.SHAKE:
-                cond = Condition(a.index)
-                value_ = {
-                    Condition.ANGESCHLAGEN: CheckValue.UNBEUGSAMKEIT,
-                    Condition.ENTMUTIGT: CheckValue.UNBEUGSAMKEIT,
-                    Condition.VERWIRRT: CheckValue.WAHRNEHMUNG,
-                }.get(cond, CheckValue(opts.eingeschraenkt_check.value))
-                return check(c, f, value_, f"{cond.label} abschütteln")
-            if kind is ActionKind.MUMM_PROBE:
-                return check(c, f, opts.benommen_check, "Mumm-Probe (benommen)")
-            if kind is ActionKind.STABILISE:
-                return check(c, f, CheckValue.TECHNIK, f"{c.fighters[a.target].name} stabilisieren")
-            if kind is ActionKind.HELFEN:
-                ally = c.fighters[a.target]
-                skill = _helper_skill(ally)
-                return check(c, f, skill, f"{ally.name} helfen")
-            if kind is ActionKind.FREE_WEAPON:
-                w = f.weapons[a.index]
-                skill = (
-                    CheckValue.TECHNIK if w.kind is WeaponKind.RANGED else CheckValue.UNBEUGSAMKEIT
-                )
-                return check(c, f, skill, f"{w.name} befreien")
-            if kind is ActionKind.RUCKSACK:
-                return check(c, f, CheckValue.OPERATIONS, "Rucksack durchsuchen")
-            raise AssertionError(f"no check for {kind!r}")  # pragma: no cover
-        if self.stage == 2:
-            return DONE
-        result: ProbeResult = value
-        self.stage = 2
-        if kind is ActionKind.SHAKE or kind is ActionKind.MUMM_PROBE:
-            if result.success:
-                cond = Condition.BENOMMEN if kind is ActionKind.MUMM_PROBE else Condition(a.index)
-                lose_condition(c, f, cond, "Probe")
-            return DONE
-        if kind is ActionKind.STABILISE:  # D09, X35
-            patient = c.fighters[a.target]
-            if result.success:
-                lose_condition(c, patient, Condition.STERBEND, f"stabilisiert von {f.name}")
-                patient.stabilised = True
-                c.emit(ev.StatusChanged(patient.idx, "stabilisiert"))
-            elif result.patzer:
-                victim = (
-                    patient if opts.stabilise_patzer_victim is StabilisePatzerVictim.PATIENT else f
-                )
-                return DamageFrame(
-                    victim.idx,
-                    -1,
-                    1,
-                    0,
-                    ArmourMode.DIREKT,
-                    frozenset(),
-                    False,
-                    "missglückte Erste Hilfe",
-                )
-            return DONE
-        if kind is ActionKind.HELFEN:  # P08: the best helper QS is a bonus
-            if result.success:
-                ally = c.fighters[a.target]
-                ally.help_bonus = max(ally.help_bonus, result.qs)
-                c.emit(ev.Acted(f.idx, "hilft", f"+{result.qs}", ally.idx))
-            return DONE
-        if kind is ActionKind.FREE_WEAPON:
-            if result.success:
-                f.jammed &= ~(1 << a.index)
-                c.emit(ev.Acted(f.idx, "befreit die Waffe", f.weapons[a.index].name))
-            return DONE
-        # RUCKSACK (H06, X46)
-        if result.success:
-            item = f.backpack.pop(a.index)
-            f.items.append(item)
-            c.emit(ev.Acted(f.idx, "holt aus dem Rucksack", item.name))
-        elif opts.rucksack_failure is RucksackFailure.ITEM_LOST:
-            item = f.backpack.pop(a.index)
-            c.emit(ev.Acted(f.idx, "verliert", item.name))
-        return DONE
+        victim = patient if opts.stabilise_patzer_victim is StabilisePatzerVictim.PATIENT else f
+        return DamageFrame(
+            victim.idx, -1, 1, 0, ArmourMode.DIREKT, frozenset(), False, "missglückte Erste Hilfe"
+        )
+    return None
+
+
+def helfen_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
+    """P08: the helper supports the ally's attack with the same skill."""
+    ally = c.fighters[a.target]
+    return check(c, f, _helper_skill(ally), f"{ally.name} helfen")
+
+
+def helfen_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
+    """P08: the best helper QS is a bonus on the ally's next check."""
+    if result.success:
+        ally = c.fighters[a.target]
+        ally.help_bonus = max(ally.help_bonus, result.qs)
+        c.emit(ev.Acted(f.idx, "hilft", f"+{result.qs}", ally.idx))
+    return None
+
+
+def free_weapon_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
+    """A08 Waffe blockiert: Technik for a ranged weapon, Unbeugsamkeit for a melee one."""
+    w = f.weapons[a.index]
+    skill = CheckValue.TECHNIK if w.kind is WeaponKind.RANGED else CheckValue.UNBEUGSAMKEIT
+    return check(c, f, skill, f"{w.name} befreien")
+
+
+def free_weapon_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
+    if result.success:
+        f.jammed &= ~(1 << a.index)
+        c.emit(ev.Acted(f.idx, "befreit die Waffe", f.weapons[a.index].name))
+    return None
+
+
+def rucksack_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
+    """H06: Operations to find an item in the backpack."""
+    return check(c, f, CheckValue.OPERATIONS, "Rucksack durchsuchen")
+
+
+def rucksack_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
+    """H06, X46: found, it is in hand; a failure may lose it."""
+    if result.success:
+        item = f.backpack.pop(a.index)
+        f.items.append(item)
+        c.emit(ev.Acted(f.idx, "holt aus dem Rucksack", item.name))
+    elif c.options.rucksack_failure is RucksackFailure.ITEM_LOST:
+        item = f.backpack.pop(a.index)
+        c.emit(ev.Acted(f.idx, "verliert", item.name))
+    return None
 
 
 def _helper_skill(ally: FighterState) -> CheckValue:
-    """P08: the helper supports the ally's attack with the same skill."""
     if ally.drawn >= 0 and ally.weapons[ally.drawn].kind is WeaponKind.RANGED:
         return CheckValue.FERNKAMPF
     if ally.spec.hacks:
         return CheckValue.HACKING
     return CheckValue.KAMPFKUNST
+
+
+class CheckedHandlung(Frame):
+    """A Handlung decided by a check: roll ``check_of``'s Probe, then apply ``outcome``
+    (shaking a condition, H12; the benommen Mumm-Probe, Z02; stabilising, D09; helping,
+    P08; freeing a jammed weapon, A08; searching the backpack, H06)."""
+
+    __slots__ = ("action", "check_of", "fighter", "outcome")
+
+    def __init__(self, fighter: int, action: Action, check_of: CheckOf, outcome: Outcome) -> None:
+        super().__init__()
+        self.fighter = fighter
+        self.action = action
+        self.check_of = check_of
+        self.outcome = outcome
+
+    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
+        f = c.fighters[self.fighter]
+        if self.stage == 0:
+            self.stage = 1
+            return self.check_of(c, f, self.action)
+        if self.stage == 2:
+            return DONE
+        self.stage = 2
+        frame = self.outcome(c, f, self.action, value)
+        return DONE if frame is None else frame

@@ -108,6 +108,14 @@ class Combat:
             self._legal_set = set(legal)
         return action in self._legal_set
 
+    def why_illegal(self, action: Action) -> str | None:
+        """None when ``action`` is legal now; else why not, derived from the legality
+        function (out of range, no line of sight, not affordable, not this fighter's
+        decision, …). :meth:`apply` puts the reason in its error."""
+        from cwenv.engine.why import why_illegal
+
+        return why_illegal(self, action)
+
     def apply(self, action: Action) -> None:
         """Validate ``action`` and carry it out, running the rules to the next decision."""
         if self.outcome is not None:
@@ -116,7 +124,9 @@ class Combat:
             d = self._pending
             who = self.fighters[d.fighter].name if d is not None else "-"
             kind = d.kind.name if d is not None else "-"
-            raise IllegalActionError(f"illegal action {action!r} for {who} at {kind}")
+            raise IllegalActionError(
+                f"illegal action {action!r} for {who} at {kind}: {self.why_illegal(action)}"
+            )
         self.history.append(action)
         d = self._pending
         self._pending = None

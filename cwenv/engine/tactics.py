@@ -12,41 +12,26 @@ from __future__ import annotations
 
 from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.engine.actions import Action, ActionKind
+from cwenv.engine.tables.maneuvers import MANEUVERS
+from cwenv.engine.tables.mumm import EXTRA_REACTION, MUMM_SPENDS
 from cwenv.model.types import Maneuver
 
 TACTICS: dict[str, str] = {
-    "M01": "Patzer abwenden",
-    "M02": "Probe verbessern",
-    "M03": "Probe wiederholen",
-    "M04": "Dem Tod von der Schippe springen",
-    "M05": "Zusätzliche Reaktion",
-    "M06": "Treffer wegstecken",
-    "M07": "Zusätzliche Aktion",
-    "M08": "Zustand abschütteln",
-    "M09": "Den grossen Wurf landen",
+    **{rule.tactic: rule.label for rule in MUMM_SPENDS.values()},
     "ZIELEN": "Zielen (H11)",
-    "ENTWAFFNEN": "Kampfmanöver Entwaffnen (K01)",
-    "FESTSETZEN": "Kampfmanöver Festsetzen (K02)",
-    "MITZERREN": "Kampfmanöver Mitzerren (K03)",
-    "UMREISSEN": "Kampfmanöver Umreissen (K04)",
-    "WEGSTOSSEN": "Kampfmanöver Wegstossen (K05)",
+    **{rule.tactic: f"Kampfmanöver {rule.label} ({rule.rule})" for rule in MANEUVERS.values()},
     "NIEDERWERFEN": "Niederwerfen als Reaktion (R06)",
     "BLOCKADE": "Blockadeangriff (R04)",
     "SPRINTEN": "Sprinten (H08)",
     "VERTEIDIGEN": "sich verteidigen (A02)",
     "DECKUNG": "Deckung nutzen: auf ein Feld neben Deckung ziehen (C01, C02)",
 }
-"""Every tactic tag with what it stands for."""
+"""Every tactic tag with what it stands for: the Mumm spends' and manoeuvres' from their
+tables (:data:`~cwenv.engine.tables.mumm.MUMM_SPENDS`,
+:data:`~cwenv.engine.tables.maneuvers.MANEUVERS`)."""
 
 _BY_KIND: dict[ActionKind, str] = {
-    ActionKind.POST_AVERT: "M01",
-    ActionKind.PRE_IMPROVE: "M02",
-    ActionKind.POST_REROLL: "M03",
-    ActionKind.AVERT_DEATH: "M04",
-    ActionKind.HALVE_DAMAGE: "M06",
-    ActionKind.MUMM_EXTRA_ACTION: "M07",
-    ActionKind.MUMM_SHAKE: "M08",
-    ActionKind.PRE_GROSSER_WURF: "M09",
+    **{rule.kind: rule.tactic for rule in MUMM_SPENDS.values() if rule.kind is not None},
     ActionKind.ZIELEN: "ZIELEN",
     ActionKind.DROP_PRONE: "NIEDERWERFEN",
     ActionKind.BLOCKADE_ATTACK: "BLOCKADE",
@@ -56,6 +41,7 @@ _BY_KIND: dict[ActionKind, str] = {
 _REACTIONS_WITH_MUMM = frozenset(
     {ActionKind.DEFEND, ActionKind.DROP_PRONE, ActionKind.BLOCKADE_ATTACK, ActionKind.CATCH_FALL}
 )
+"""The reactions a fighter may pay for with Mumm (M05: ``mumm=1``)."""
 _COVER = frozenset({Terrain.COVER_HALF, Terrain.COVER_THREE_QUARTER})
 
 
@@ -73,9 +59,9 @@ def tactic_tags(bm: BattleMap, action: Action) -> tuple[str, ...]:
     if tag is not None:
         tags.append(tag)
     if action.mumm and kind in _REACTIONS_WITH_MUMM:
-        tags.append("M05")
+        tags.append(EXTRA_REACTION.tactic)
     if kind is ActionKind.MANEUVER:
-        tags.append(Maneuver(action.index).name)
+        tags.append(MANEUVERS[Maneuver(action.index)].tactic)
     if kind in (ActionKind.MOVE, ActionKind.SCHWIERIG) and next_to_cover(bm, action.cell):
         tags.append("DECKUNG")
     return tuple(tags)

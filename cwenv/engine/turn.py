@@ -7,24 +7,15 @@ may come before and after the Handlung and be split freely (H00): each MOVE is o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cwenv.battlemap.grid import Terrain
-from cwenv.battlemap.los import has_line_of_sight
-from cwenv.battlemap.paths import NO_REACH, has_difficult_terrain, reachable
+from cwenv.battlemap.paths import NO_REACH, MoveProfile, Reach, has_difficult_terrain, reachable
 from cwenv.engine import events as ev
-from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm
-from cwenv.engine.climbing import (
-    ClimbFrame,
-    ClimbStep,
-    climb_actions,
-    climb_step,
-)
+from cwenv.engine.climbing import ClimbStep, climb_actions, climb_step
 from cwenv.engine.conditions import mumm_shakes, shake_with_mumm
-from cwenv.engine.cover import cover_against
 from cwenv.engine.frames import DONE, Frame, Return
-from cwenv.engine.handlungen import run_handlung
 from cwenv.engine.movement import (
     MoveFrame,
     blocked_for,
@@ -32,23 +23,14 @@ from cwenv.engine.movement import (
     movement_allowance,
     threat_masks,
 )
-from cwenv.model.specs import ItemKind
-from cwenv.model.types import Condition, Maneuver, MummSpend, Side, WeaponKind
+from cwenv.engine.offers import handlung_actions, maneuver_allowed
+from cwenv.engine.tables.handlungen import HANDLUNGEN
+from cwenv.model.types import Condition, Maneuver, MummSpend
 from cwenv.rules.options import ProneBonusUntil
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
-
-SHAKEABLE = (
-    Condition.ANGESCHLAGEN,
-    Condition.EINGESCHRAENKT,
-    Condition.ENTMUTIGT,
-    Condition.VERWIRRT,
-)
-"""H12: conditions an action and a check can end (Niedergeworfen ends by Aufstehen)."""
-
-HELP_RANGE_M = 2
 
 
 class TurnFrame(Frame):
@@ -128,27 +110,14 @@ class TurnFrame(Frame):
             if cond is Condition.BENOMMEN and self.benommen:
                 self.benommen = False
             return None
-        if kind in HANDLUNG_KINDS:
-            self.handlungen -= 1
-            if kind is ActionKind.SPRINT:  # H08, X15
-                self.sprint_bonus += movement_allowance(c, f) * (
-                    c.options.sprint_total_multiplier - 1
-                )
-                c.emit(ev.Acted(f.idx, "sprintet"))
-                return None
-            if kind is ActionKind.SCHWIERIG:
-                climb = climb_step(c, f, action.cell, self.move_left(c, f))
-                if climb is not None:  # B03, X40: part of a high ledge
-                    self.moved += climb.metres
-                    return ClimbFrame(f.idx, climb)
-                self.moved += c.hard_routes.route(action.cell).metres
-            if kind is ActionKind.MUMM_PROBE:
-                self.benommen = True
-            return run_handlung(c, f, action)
-        raise AssertionError(f"unhandled turn action {action!r}")  # pragma: no cover
+        rule = HANDLUNGEN.get(kind)
+        if rule is None:
+            raise AssertionError(f"unhandled turn action {action!r}")  # pragma: no cover
+        self.handlungen -= 1  # H00: one Handlung; its entry in HANDLUNGEN carries it out
+        return rule.begin(c, f, action, self)
 
 
-def _frame_of(c: Combat, fighter: int) -> TurnFrame:
+def turn_of(c: Combat, fighter: int) -> TurnFrame:
     for frame in reversed(c._stack):
         if isinstance(frame, TurnFrame) and frame.fighter == fighter:
             return frame
@@ -158,13 +127,13 @@ def _frame_of(c: Combat, fighter: int) -> TurnFrame:
 def planned_climb(c: Combat, fighter: int, ledge: int) -> ClimbStep | None:
     """What SCHWIERIG to ``ledge`` would climb now, if it is a partial climb (B03, X40)."""
     f = c.fighters[fighter]
-    return climb_step(c, f, ledge, _frame_of(c, fighter).move_left(c, f))
+    return climb_step(c, f, ledge, turn_of(c, fighter).move_left(c, f))
 
 
 def turn_actions(c: Combat, fighter: int) -> list[Action]:
     """Every legal TURN choice of ``fighter`` (H00–H12, B01–B06, M07, M08, Z02)."""
     f = c.fighters[fighter]
-    turn = _frame_of(c, fighter)
+    turn = turn_of(c, fighter)
     acts: list[Action] = []
     c.routes = NO_REACH
     c.hard_routes = NO_REACH
@@ -177,34 +146,11 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
         return acts
     move_left = turn.move_left(c, f)
     if move_left > 0:
-        blocked = blocked_for(c, f)
-        occupied = frozenset(c.occupant)
-        passable = frozenset(g.pos for g in c.fighters if g.on_map and (g.side is f.side or g.down))
-        threat = threat_masks(c, f)
-        profile = move_profile(c, f)
-        c.routes = reachable(
-            c.bm,
-            blocked,
-            f.pos,
-            move_left,
-            profile,
-            occupied=occupied,
-            passable_occupied=passable,
-            threat=threat,
-        )
+        search = move_search(c, f)
+        c.routes = search.reach(move_left)
         acts.extend(move_actions(fighter, c.routes.dests))
         if turn.handlungen > 0 and has_difficult_terrain(c.bm):
-            c.hard_routes = reachable(
-                c.bm,
-                blocked,
-                f.pos,
-                move_left,
-                profile,
-                occupied=occupied,
-                passable_occupied=passable,
-                threat=threat,
-                difficult=True,
-            )
+            c.hard_routes = search.reach(move_left, difficult=True)
             dests = c.hard_routes.dests
             acts.extend([Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in dests])
             acts.extend(climb_actions(c, f, move_left, set(dests)))
@@ -221,6 +167,47 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
     if not committed:
         acts.append(Action(ActionKind.END_TURN, fighter))
     return acts
+
+
+class MoveSearch(NamedTuple):
+    """What a fighter's movement search starts from (B01, R04): the turn's legality and
+    ``why_illegal`` search alike, so a refused move is explained by the same search."""
+
+    c: Combat
+    f: FighterState
+    blocked: bytearray
+    occupied: frozenset[int]
+    passable: frozenset[int]
+    threat: list[int]
+    profile: MoveProfile
+
+    def reach(self, budget: int, *, difficult: bool = False) -> Reach:
+        """Cells reachable within ``budget`` metres (with one kind of difficult step)."""
+        return reachable(
+            self.c.bm,
+            self.blocked,
+            self.f.pos,
+            budget,
+            self.profile,
+            occupied=self.occupied,
+            passable_occupied=self.passable,
+            threat=self.threat,
+            difficult=difficult,
+        )
+
+
+def move_search(c: Combat, f: FighterState) -> MoveSearch:
+    """The inputs of ``f``'s movement search now."""
+    passable = frozenset(g.pos for g in c.fighters if g.on_map and (g.side is f.side or g.down))
+    return MoveSearch(
+        c,
+        f,
+        blocked_for(c, f),
+        frozenset(c.occupant),
+        passable,
+        threat_masks(c, f),
+        move_profile(c, f),
+    )
 
 
 _MOVES: dict[int, dict[int, Action]] = {}
@@ -241,163 +228,6 @@ def move_actions(fighter: int, cells: list[int]) -> list[Action]:
     return out
 
 
-def can_target(c: Combat, f: FighterState, t: FighterState) -> bool:
-    return (
-        t.idx != f.idx
-        and not t.dead
-        and t.on_map
-        and (c.options.friendly_fire or t.side is not f.side)
-    )
-
-
-def weapon_reaches(
-    c: Combat, f: FighterState, t: FighterState, wi: int, *, area: bool = False
-) -> bool:
-    """Whether weapon ``wi`` can attack ``t`` now: range, sight and not full cover (A01, C01)."""
-    w = f.weapons[wi]
-    dist = c.bm.distance(f.pos, t.pos)
-    if w.range_modifier(dist) is None:
-        return False
-    if w.kind is WeaponKind.MELEE:
-        return has_line_of_sight(c.bm, c.opaque, f.pos, t.pos)
-    cover = cover_against(c, f, t, ranged=True, area=area and w.area_radius > 0)
-    return cover.level.value < 3
-
-
-def handlung_actions(c: Combat, f: FighterState) -> list[Action]:
-    """Handlungen open to ``f`` now (H01–H12, K01–K05, P08)."""
-    acts: list[Action] = []
-    i = f.idx
-    bm = c.bm
-    opts = c.options
-    prone = f.prone
-    targets = [t for t in c.fighters if can_target(c, f, t)]
-    usable = [wi for wi in range(len(f.weapons)) if f.weapon_usable(wi)]
-    memo: dict[tuple[int, bool], bool] = {}
-
-    def open_to(t: FighterState, area: bool) -> bool:
-        """A direct ranged attack on ``t`` is possible (not full cover, C01); shared by every
-        weapon, Zielen and hack this turn."""
-        key = (t.idx, area)
-        hit = memo.get(key)
-        if hit is None:
-            hit = cover_against(c, f, t, ranged=True, area=area).level.value < 3
-            memo[key] = hit
-        return hit
-
-    for t in targets:
-        dist = bm.distance(f.pos, t.pos)
-        sight: bool | None = None
-        for wi in usable:
-            w = f.weapons[wi]
-            if w.range_modifier(dist) is None:
-                continue
-            if w.kind is WeaponKind.MELEE:
-                if sight is None:
-                    sight = has_line_of_sight(bm, c.opaque, f.pos, t.pos)
-                ok = sight
-            else:
-                ok = open_to(t, w.area_radius > 0)
-            if ok:
-                acts.append(Action(ActionKind.ATTACK, i, t.idx, index=wi))
-    for t in targets:  # K01–K05: unarmed reach, against standing foes
-        if t.down or bm.distance(f.pos, t.pos) > 1:
-            continue
-        for m in Maneuver:
-            if _maneuver_allowed(f, t, m):
-                acts.append(Action(ActionKind.MANEUVER, i, t.idx, index=int(m)))
-    drawn = f.weapons[f.drawn] if f.drawn >= 0 else None
-    if drawn is not None and drawn.kind is WeaponKind.RANGED and f.weapon_usable(f.drawn):
-        for t in targets:  # H11 Zielen
-            if t.down:
-                continue
-            if t.idx == f.aim_target and f.aim_stacks >= opts.zielen_max_stacks:
-                continue
-            if drawn.range_modifier(bm.distance(f.pos, t.pos)) is not None and open_to(t, False):
-                acts.append(Action(ActionKind.ZIELEN, i, t.idx))
-    for hi, hack in enumerate(f.spec.hacks):  # H03, H10
-        if f.upload_progress[hi] < hack.upload:
-            acts.append(Action(ActionKind.UPLOAD, i, index=hi))
-            continue
-        for t in targets:
-            if bm.distance(f.pos, t.pos) <= hack.range_m and open_to(t, hack.area_radius > 0):
-                acts.append(Action(ActionKind.HACK, i, t.idx, index=hi))
-    if movement_allowance(c, f) > 0 and not prone:
-        acts.append(Action(ActionKind.SPRINT, i))
-    if prone:
-        acts.append(Action(ActionKind.AUFSTEHEN, i))
-    for n in bm.neighbours[f.pos]:  # H04 doors
-        if bm.terrain[n] in (Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN) and n not in c.occupant:
-            acts.append(Action(ActionKind.DOOR, i, cell=n))
-    for wi in range(len(f.spec.weapons)):  # H04 draw, pick up
-        if f.dropped >> wi & 1:
-            acts.append(Action(ActionKind.PICK_UP, i, index=wi))
-        elif wi != f.drawn:
-            acts.append(Action(ActionKind.DRAW, i, index=wi))
-    for slot, item in enumerate(f.items):
-        if _item_useful(f, item.kind, item.condition):
-            acts.append(Action(ActionKind.USE_ITEM, i, index=slot))
-    if f.drawn >= 0:
-        w = f.weapons[f.drawn]
-        if (
-            w.uses_ammo
-            and w.nachladen >= 1
-            and f.ammo[f.drawn] < w.magazine
-            and f.reloads[f.drawn] != 0
-        ):
-            acts.append(Action(ActionKind.RELOAD, i, index=f.drawn))
-    for slot in range(len(f.backpack)):
-        acts.append(Action(ActionKind.RUCKSACK, i, index=slot))
-    for k, ware in enumerate(f.spec.cyberware):
-        if ware.ability is not None and f.cyber_uses[k] > 0:
-            acts.append(Action(ActionKind.CYBERWARE, i, index=k))
-    for cond in SHAKEABLE:
-        if f.conditions >> cond & 1:
-            if (
-                cond is Condition.ANGESCHLAGEN
-                and not opts.angeschlagen_shake_below_half
-                and (f.lp <= f.spec.lp / 2)
-            ):
-                continue
-            acts.append(Action(ActionKind.SHAKE, i, index=int(cond)))
-    for t in c.fighters:  # D09 stabilise another
-        if (t.idx != i and not t.dead and t.on_map and t.conditions >> Condition.STERBEND & 1) and (
-            not opts.stabilise_needs_adjacent or bm.distance(f.pos, t.pos) <= 1
-        ):
-            acts.append(Action(ActionKind.STABILISE, i, t.idx))
-    if opts.helfen_in_combat and (f.side is Side.RUNNER or opts.nsc_may_help):
-        for t in c.fighters:  # P08, X41
-            if (
-                t.idx != i
-                and t.side is f.side
-                and t.standing
-                and (bm.distance(f.pos, t.pos) <= HELP_RANGE_M)
-            ):
-                acts.append(Action(ActionKind.HELFEN, i, t.idx))
-    jammed = f.jammed
-    wi = 0
-    while jammed:
-        if jammed & 1:
-            acts.append(Action(ActionKind.FREE_WEAPON, i, index=wi))
-        jammed >>= 1
-        wi += 1
-    return acts
-
-
 def _maneuver_allowed(f: FighterState, t: FighterState, m: Maneuver) -> bool:
-    """Size limits of K01–K05: Festsetzen up to one category larger, the rest up to the
-    attacker's size; Entwaffnen only against armed humanoids."""
-    size, tsize = f.spec.size, t.spec.size
-    if m is Maneuver.ENTWAFFNEN:
-        if not t.spec.humanoid or t.disarmed:
-            return False
-        return 0 <= t.drawn < len(t.spec.weapons) and not t.dropped >> t.drawn & 1
-    if m is Maneuver.FESTSETZEN:
-        return tsize <= size + 1
-    return tsize <= size
-
-
-def _item_useful(f: FighterState, kind: ItemKind, condition: Condition | None) -> bool:
-    if kind is ItemKind.HEAL:
-        return f.lp < f.spec.lp
-    return condition is not None and bool(f.conditions >> condition & 1)
+    """K01–K05 size limits (kept for callers of the old name; see :mod:`offers`)."""
+    return maneuver_allowed(f, t, m)

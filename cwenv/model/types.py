@@ -7,7 +7,7 @@ everything else is English. Nothing here knows about dice, maps or agents.
 from __future__ import annotations
 
 from enum import Enum, IntEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Skill(IntEnum):
@@ -150,7 +150,9 @@ class WeaponKind(Enum):
 
 
 class Condition(IntEnum):
-    """Zustände (Z01–Z07). Zehrend (Z08) is typed and kept apart, see ``Zehrend``."""
+    """Zustände (Z01–Z07); each one's rule is its entry in
+    ``cwenv.engine.tables.conditions.CONDITIONS``. Zehrend (Z08) is kept apart: a fighter
+    holds any number of kinds of it (``FighterState.zehrend``)."""
 
     ANGESCHLAGEN = 0
     BENOMMEN = 1
@@ -188,7 +190,8 @@ CONDITION_COUNT = len(Condition)
 
 
 class Maneuver(IntEnum):
-    """Kampfmanöver (K01–K05)."""
+    """Kampfmanöver (K01–K05); each one's rule is its entry in
+    ``cwenv.engine.tables.maneuvers.MANEUVERS``."""
 
     ENTWAFFNEN = 0
     FESTSETZEN = 1
@@ -198,11 +201,21 @@ class Maneuver(IntEnum):
 
     @property
     def label(self) -> str:
-        return ("Entwaffnen", "Festsetzen", "Mitzerren", "Umreissen", "Wegstossen")[self.value]
+        return _MANEUVER_LABELS[self]
+
+
+_MANEUVER_LABELS = {
+    Maneuver.ENTWAFFNEN: "Entwaffnen",
+    Maneuver.FESTSETZEN: "Festsetzen",
+    Maneuver.MITZERREN: "Mitzerren",
+    Maneuver.UMREISSEN: "Umreissen",
+    Maneuver.WEGSTOSSEN: "Wegstossen",
+}
 
 
 class MummSpend(IntEnum):
-    """The nine Mumm spends (M01–M09) with their cost in Mumm points."""
+    """The nine Mumm spends (M01–M09) with their cost in Mumm points; each one's rule is
+    its entry in ``cwenv.engine.tables.mumm.MUMM_SPENDS``."""
 
     PATZER_ABWENDEN = 1  # M01
     PROBE_VERBESSERN = 2  # M02
@@ -246,6 +259,21 @@ _MUMM_LABELS = {
     MummSpend.ZUSTAND_ABSCHUETTELN: "Zustand abschütteln",
     MummSpend.GROSSER_WURF: "Den grossen Wurf landen",
 }
+
+
+def _named(members: type[Enum], table: dict[Any, Any], what: str) -> None:
+    """Refuse at import an enum member without its entry (a new member's German name)."""
+    missing = [m.name for m in members if m not in table]
+    if missing:
+        raise ImportError(
+            f"{members.__name__} without {what} in cwenv/model/types.py: {', '.join(missing)}"
+        )
+
+
+_named(Condition, _CONDITION_LABELS, "a German name")
+_named(Maneuver, _MANEUVER_LABELS, "a German name")
+_named(MummSpend, _MUMM_LABELS, "a German name")
+_named(MummSpend, _MUMM_COSTS, "a cost")
 
 
 class Cell(NamedTuple):
