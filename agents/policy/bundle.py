@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -358,33 +357,18 @@ def write_bundle(folder: str | Path, manifest: Manifest, tensors: dict[str, F32]
     return path
 
 
-def _replace_folder(path: Path, manifest: Manifest, tensors: dict[str, F32]) -> None:
-    """Rewrite both files of the bundle at ``path`` as one step: a copy of the folder is
-    written and verified, then swapped in (a crash leaves the old bundle or the new one,
-    and at worst both, under a hidden sibling name)."""
-    tmp, old = path.with_name(f".{path.name}.upgrade"), path.with_name(f".{path.name}.old")
-    for stale in (tmp, old):
-        shutil.rmtree(stale, ignore_errors=True)
-    shutil.copytree(path, tmp, symlinks=True)
-    write_bundle(tmp, manifest, tensors)
-    load_bundle(tmp)
-    path.rename(old)
-    tmp.rename(path)
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def upgrade_bundle(folder: str | Path) -> Path:
     """Bring a bundle to this cwenv's formats: a format-1 manifest becomes format 2 (issue
     #19: the bundle is first verified by the old rule, weights sha256, then the manifest
     gets its own checksum; the weights file is not touched), and an encoding-1 bundle is
     padded onto the current encoding (issue #14, :func:`agents.policy.compat.pad_bundle`:
     zero weights for the padded inputs and actions, so every choice stays the same)."""
-    from agents.policy.compat import pad_bundle
+    from agents.policy.compat import pad_bundle, replace_folder
 
     bundle = load_bundle(folder, check_encoding=False)
     if bundle.manifest.observation_encoding == 1:
         manifest, tensors = pad_bundle(bundle)
-        _replace_folder(bundle.path, manifest, tensors)
+        replace_folder(bundle.path, manifest, tensors)
     else:
         _atomic_write(bundle.path / MANIFEST, _manifest_bytes(bundle.manifest))
     load_bundle(folder)

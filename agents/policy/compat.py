@@ -17,12 +17,20 @@ choice stays the same.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.policy.bundle import F32, EncodingMismatchError, Manifest, PolicyBundle
+from agents.policy.bundle import (
+    F32,
+    EncodingMismatchError,
+    Manifest,
+    PolicyBundle,
+    load_bundle,
+    write_bundle,
+)
 from cwenv.envs.capacity import ENCODING_1
 from cwenv.envs.encoding import (
     ENCODING_VERSION,
@@ -181,3 +189,18 @@ def pad_bundle(bundle: PolicyBundle) -> tuple[Manifest, dict[str, F32]]:
         }
     )
     return manifest, tensors
+
+
+def replace_folder(path: Path, manifest: Manifest, tensors: dict[str, F32]) -> None:
+    """Rewrite both files of the bundle at ``path`` as one step: a copy of the folder is
+    written and verified, then swapped in (a crash leaves the old bundle or the new one,
+    and at worst both, under a hidden sibling name)."""
+    tmp, old = path.with_name(f".{path.name}.upgrade"), path.with_name(f".{path.name}.old")
+    for stale in (tmp, old):
+        shutil.rmtree(stale, ignore_errors=True)
+    shutil.copytree(path, tmp, symlinks=True)
+    write_bundle(tmp, manifest, tensors)
+    load_bundle(tmp)
+    path.rename(old)
+    tmp.rename(path)
+    shutil.rmtree(old, ignore_errors=True)
