@@ -171,6 +171,21 @@ def test_an_enum_above_its_capacity_is_a_limit_error(monkeypatch: pytest.MonkeyP
         ActionLayout()
 
 
+def test_a_new_action_kind_takes_its_indices_from_the_reserve() -> None:
+    """What an entry in ADDED_SECTIONS does (enums cannot grow at run time, so an existing
+    kind stands in): the kind gets indices at the reserve's front, nothing else moves."""
+    from cwenv.engine.actions import ActionKind
+    from cwenv.envs.layout import Field
+
+    plain = ActionLayout(12, 4)
+    grown = ActionLayout(12, 4, added=((ActionKind.SPRINT, Field.TARGET, 1),))
+    assert grown.size == plain.size and grown.reserve_size == plain.reserve_size - 31
+    assert grown.by_kind[ActionKind.SPRINT].start == plain.reserve_start
+    assert [s.start for s in grown.sections[:-1]] == [s.start for s in plain.sections]
+    with pytest.raises(LimitError, match=r"need 496 indices; RESERVED_ACTIONS is 256"):
+        ActionLayout(12, 4, added=((ActionKind.SPRINT, Field.TARGET_INDEX, 16),))
+
+
 # -- the fingerprint in the manifest ----------------------------------------------------------
 
 
