@@ -136,13 +136,15 @@ def test_the_checksum_covers_the_whole_manifest(tmp_path: Path) -> None:
         load_bundle(folder)
 
 
-def test_format_1_bundles_load_by_the_old_rule_and_upgrade(tmp_path: Path) -> None:
+def test_format_1_bundles_are_refused_and_upgrade(tmp_path: Path) -> None:
     folder = _copy(tmp_path)
     data = _manifest(folder)
     data["format_version"] = 1
     del data["manifest_sha256"]
+    data["scenario"] = "feuergefecht"  # an edit format 1's weights-only checksum cannot see
     _rewrite(folder, data, reseal=False)
-    assert load_bundle(folder).manifest.format_version == 1  # weights sha256 only
+    with pytest.raises(BundleError, match=r"format_version 1.*agents\.policy\.bundle upgrade"):
+        load_bundle(folder)
     weights = sha256_of(folder / WEIGHTS)
     upgrade_bundle(folder)
     assert load_bundle(folder).manifest.format_version == 2

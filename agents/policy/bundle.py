@@ -228,10 +228,12 @@ def _read_manifest(path: Path) -> tuple[Manifest, dict[str, object]]:
     return manifest, data
 
 
-def load_bundle(folder: str | Path, *, check_encoding: bool = True) -> PolicyBundle:
+def load_bundle(
+    folder: str | Path, *, check_encoding: bool = True, old_format: bool = False
+) -> PolicyBundle:
     """Load and verify a bundle folder; raise :class:`BundleError` saying what is wrong
-    (:class:`EncodingMismatchError` for another encoding; ``check_encoding=False`` only
-    for the upgrade, which reads an old one to pad it)."""
+    (:class:`EncodingMismatchError` for another encoding; ``check_encoding=False`` and
+    ``old_format=True`` only for the upgrade, which reads an old bundle to convert it)."""
     path = Path(folder)
     try:
         if not path.is_dir():
@@ -243,6 +245,14 @@ def load_bundle(folder: str | Path, *, check_encoding: bool = True) -> PolicyBun
     manifest_path = path / MANIFEST
     weights_path = path / WEIGHTS
     manifest, data = _read_manifest(manifest_path)
+    if manifest.format_version == 1 and not old_format:
+        # Format 1's checksum covers the weights only: an edited manifest (another scenario,
+        # another move_radius) would pass. Refused; the upgrade verifies it once and seals it.
+        raise BundleError(
+            f"{manifest_path}: format_version 1 (its checksum covers only the weights, so an "
+            f"edited manifest would go unnoticed); upgrade it once with: "
+            f"python -m agents.policy.bundle upgrade {path}"
+        )
     if manifest.format_version >= 2 and manifest.manifest_sha256 is None:
         raise BundleError(f"{manifest_path}: {DIGEST_FIELD}: format_version 2 needs it")
     if manifest.format_version >= 2 and manifest_digest(data) != manifest.manifest_sha256:
@@ -365,7 +375,7 @@ def upgrade_bundle(folder: str | Path) -> Path:
     zero weights for the padded inputs and actions, so every choice stays the same)."""
     from agents.policy.compat import pad_bundle, replace_folder
 
-    bundle = load_bundle(folder, check_encoding=False)
+    bundle = load_bundle(folder, check_encoding=False, old_format=True)
     if bundle.manifest.observation_encoding == 1:
         manifest, tensors = pad_bundle(bundle)
         replace_folder(bundle.path, manifest, tensors)
