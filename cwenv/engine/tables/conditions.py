@@ -149,6 +149,7 @@ CONDITIONS: Mapping[Condition, ConditionRule] = rule_table(
             mumm_shake=False,  # M08: 'nicht Sterbend'
             ends_by="stabilising (D09) or healing (D08)",
         ),
+        # one entry per member; a new member's goes above (docs/extending.md)
     ),
     key=lambda rule: rule.condition,
     where="CONDITIONS (cwenv/engine/tables/conditions.py)",

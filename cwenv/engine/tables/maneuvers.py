@@ -125,6 +125,7 @@ MANEUVERS: Mapping[Maneuver, ManeuverRule] = rule_table(
             Maneuver.UMREISSEN, "K04", 0, up_to_own_size, inflict(Condition.NIEDERGEWORFEN)
         ),
         ManeuverRule(Maneuver.WEGSTOSSEN, "K05", 0, up_to_own_size, _wegstossen),
+        # one entry per member; a new member's goes above (docs/extending.md)
     ),
     key=lambda rule: rule.maneuver,
     where="MANEUVERS (cwenv/engine/tables/maneuvers.py)",

@@ -107,6 +107,7 @@ MUMM_SPENDS: Mapping[MummSpend, MummSpendRule] = rule_table(
             (_D.PRE_CHECK,),
             "before a check",
         ),
+        # one entry per member; a new member's goes above (docs/extending.md)
     ),
     key=lambda rule: rule.spend,
     where="MUMM_SPENDS (cwenv/engine/tables/mumm.py)",
