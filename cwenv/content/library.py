@@ -52,6 +52,15 @@ def looks_like_path(name: str | Path) -> bool:
     return isinstance(name, Path) or text.endswith((".yaml", ".yml")) or "/" in text or "\\" in text
 
 
+def shown_path(path: str | Path) -> str:
+    """A file of the repository's ``configs/`` as ``configs/...`` (how messages name it);
+    any other file as given."""
+    try:
+        return str(Path(path).resolve().relative_to(CONFIG_ROOT.parent))
+    except ValueError:
+        return str(path)
+
+
 class Library:
     """Content files under ``root`` (default: the repository's ``configs/``)."""
 
