@@ -4,21 +4,25 @@ Layers, lowest first: a module imports only from the lines before its own, and t
 on one line are peers that do not import each other (``tests/test_layering.py`` checks
 this list against the code):
 
-    cwenv yamlio suggest invariants extras  foundations: this module and small helpers
+    cwenv yamlio suggest invariants extras hashing  foundations: this module, small helpers
+    ruleset              the Ruleset protocol a game system implements; the game record
     model                plain types and stat blocks
     rules                dice, probabilities, rule options, tables
     battlemap            grid, line of sight, cover, paths
     engine               combat state, the legality function, frames, events, narration
-    agent                the agent interface: DecisionView, Agent, play_out
+    agent                the agent interface: DecisionView, Agent, play_out, play_through
     agent_registry       agent specs to agents, through entry-point resolvers
     content              YAML content: fighters, equipment, maps, scenarios
+    rulesets             Corporate Wars as a Ruleset; other rulesets through entry points
     envs runner play     RL encoding and environments; simulate and tournaments; table game
     stress               rule-variant sweeps, restricted play, exploit search
     cli                  the commands: the only layer that imports ``agents`` (concrete
                          agents, training), handing what the layers below need to them
 
 ``agents`` (outside this package) implements the agent interface and registers its agents
-under the entry-point group ``cwenv.agents`` (:mod:`cwenv.agent_registry`).
+under the entry-point group ``cwenv.agents`` (:mod:`cwenv.agent_registry`). The runner and
+the stress tools play any game system through :class:`cwenv.ruleset.Ruleset`; other systems
+register under ``cwenv.rulesets`` (:mod:`cwenv.rulesets`, ``docs/rulesets.md``).
 """
 
 from __future__ import annotations

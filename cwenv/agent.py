@@ -8,15 +8,24 @@ global random source.
 It lives in ``cwenv`` so that the environments, the runner and the table game need no
 concrete agent: they build agents from specs through :mod:`cwenv.agent_registry`, and the
 project's ``agents`` package (or a user's own) implements them.
+
+The interface assumes no game system: an :class:`Agent` is generic in what it sees and what
+it chooses. Bare ``Agent`` is a Corporate Wars agent (a :class:`DecisionView` and engine
+:class:`~cwenv.engine.actions.Action` s); an agent of another ruleset
+(:mod:`cwenv.ruleset`) sees that ruleset's ``view(state)`` and chooses among its actions,
+and :func:`play_through` plays any ruleset's game.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from typing_extensions import TypeVar
 
 from cwenv.engine.actions import Action, Decision
+from cwenv.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from cwenv.battlemap.grid import BattleMap
@@ -93,13 +102,31 @@ class DecisionView:
         return self._combat.clone()
 
 
+ViewT = TypeVar("ViewT", contravariant=True, default=DecisionView)
+"""What an agent sees (Corporate Wars: a :class:`DecisionView`)."""
+ActionT = TypeVar("ActionT", default=Action)
+"""What an agent chooses among (Corporate Wars: an engine :class:`Action`)."""
+
+
+ANY_RULESET = "*"
+"""In an agent's ``rulesets``: it plays every ruleset (it reads nothing but ``legal``)."""
+
+
+def plays(agent: object, ruleset: str) -> bool:
+    """Whether ``agent`` can play games of the ruleset named ``ruleset``: the names in its
+    optional ``rulesets`` attribute (:data:`ANY_RULESET`: every one); an agent without it
+    plays Corporate Wars (``cw``) only."""
+    names = getattr(agent, "rulesets", ("cw",))
+    return ruleset in names or ANY_RULESET in names
+
+
 @runtime_checkable
-class Agent(Protocol):
-    """Anything with a ``name`` and ``act``."""
+class Agent(Protocol[ViewT, ActionT]):
+    """Anything with a ``name`` and ``act``; optionally ``rulesets`` (see :func:`plays`)."""
 
     name: str
 
-    def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, view: ViewT, legal: Sequence[ActionT], rng: random.Random) -> ActionT:
         """Choose one of ``legal`` (never empty) for the decision in ``view``."""
         ...
 
@@ -117,3 +144,19 @@ def play_out(
         side = int(combat.fighters[combat.current_fighter()].side)
         legal = combat.legal_actions()
         combat.apply(agents[side].act(view, legal, rngs[side]))
+
+
+def play_through(
+    ruleset: Ruleset,
+    state: Any,
+    agents: Mapping[int, Agent[Any, Any]],
+    rngs: Mapping[int, random.Random],
+) -> None:
+    """Drive a play of any ruleset to its end: each decision goes to the agent of the side
+    :meth:`~cwenv.ruleset.Ruleset.to_move` names (``agents`` and ``rngs`` keyed by side
+    index). For Corporate Wars this is :func:`play_out`, decision for decision."""
+    view = ruleset.view(state)
+    while not ruleset.is_terminal(state):
+        side = ruleset.to_move(state)
+        legal = ruleset.legal_actions(state)
+        ruleset.apply(state, agents[side].act(view, legal, rngs[side]))

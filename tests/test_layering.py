@@ -17,7 +17,8 @@ import cwenv
 PACKAGE = Path(cwenv.__file__).resolve().parent
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("cwenv", "cwenv.yamlio", "cwenv.suggest", "cwenv.invariants", "cwenv.extras"),
+    ("cwenv", "cwenv.yamlio", "cwenv.suggest", "cwenv.invariants", "cwenv.extras", "cwenv.hashing"),
+    ("cwenv.ruleset",),
     ("cwenv.model",),
     ("cwenv.rules",),
     ("cwenv.battlemap",),
@@ -25,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cwenv.agent",),
     ("cwenv.agent_registry",),
     ("cwenv.content",),
+    ("cwenv.rulesets",),
     ("cwenv.envs", "cwenv.runner", "cwenv.play"),
     ("cwenv.stress",),
     ("cwenv.cli",),
@@ -163,7 +165,8 @@ def test_real_imports_are_found() -> None:
     imports = all_imports()
     # a function-level import and a module-level one of the same file
     assert any(
-        i.module == "cwenv.runner.play" and i.target == "cwenv.engine.events" for i in imports
+        i.module == "cwenv.rulesets.cw_record" and i.target == "cwenv.engine.events"
+        for i in imports
     )
     assert any(
         i.module == "cwenv.cli.stress_tactics" and i.target.startswith("agents.") for i in imports
