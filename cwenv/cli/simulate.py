@@ -1,4 +1,6 @@
-"""``cwenv simulate SCENARIO``: many seeded games, one agent per side, and their statistics."""
+"""``cwenv simulate SCENARIO``: many seeded games, one agent per side, and their statistics.
+
+The scenario may be of any ruleset (``dice:duel``); sides and counters are named by it."""
 
 from __future__ import annotations
 
@@ -8,17 +10,20 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cwenv.engine.narration import counter_label
-from cwenv.model.types import Side
+from cwenv import rulesets
+from cwenv.ruleset import Ruleset
 from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
+from cwenv.runner.play import ruleset_of
 from cwenv.runner.progress import progress_bar
 from cwenv.runner.simulate import SimulationConfig, prepare, simulate as run_simulation
 from cwenv.runner.stats import SimulationStats
 
 
 def simulate(
-    scenario: str = typer.Argument(..., help="Scenario name (cwenv scenarios list) or YAML file."),
+    scenario: str = typer.Argument(
+        ..., help="Scenario name (cwenv scenarios list) or YAML file; RULESET:NAME for another."
+    ),
     runners: str = typer.Option("greedy", "--runners", help="Agent for the Runner side."),
     nscs: str = typer.Option("greedy", "--nscs", help="Agent for the Gegner and neutrals."),
     games: int = typer.Option(100, "--games", min=1, help="Number of games."),
@@ -41,22 +46,26 @@ def simulate(
     if as_json:
         typer.echo(json.dumps({"scenario": scenario, "seed": seed, **stats.to_json()}))
         return
-    print_stats(Console(), scenario, stats)
+    print_stats(Console(), scenario, stats, ruleset_of(scenario))
 
 
 def _interval(ci: list[float]) -> str:
     return f"{ci[0] * 100:.1f}–{ci[1] * 100:.1f} %"
 
 
-def print_stats(console: Console, scenario: str, stats: SimulationStats) -> None:
-    """Rich tables: sides, totals, Mumm by kind, action frequencies."""
+def print_stats(
+    console: Console, scenario: str, stats: SimulationStats, ruleset: Ruleset | None = None
+) -> None:
+    """Rich tables: sides, totals, Mumm by kind, action frequencies (sides and counters
+    named by ``ruleset``, default: the scenario's)."""
+    ruleset = ruleset or ruleset_of(scenario)
     data = stats.to_json()
     sides = Table(title=f"{scenario}: {stats.games} Spiele")
     for col in ("Seite", "Agent", "Siege", "Quote", "95 %-KI", "k.o.", "tot", "LP−/Spiel"):
         sides.add_column(col, justify="left" if col in ("Seite", "Agent") else "right")
     for name, side in data["sides"].items():
         sides.add_row(
-            Side[name].label,
+            ruleset.side_label(name),
             side["agent"],
             str(side["wins"]),
             f"{side['win_rate']:.1%}",
@@ -80,13 +89,16 @@ def print_stats(console: Console, scenario: str, stats: SimulationStats) -> None
         f"Runden im Mittel: {data['mean_rounds']:.2f}   "
         f"Schaden im Mittel: {data['mean_damage']:.1f}"
     )
-    for title, counts in (("Mumm ausgegeben", data["mumm"]), ("Aktionen", data["actions"])):
+    sections = [("Mumm ausgegeben", data["mumm"]), ("Aktionen", data["actions"])]
+    if ruleset.name != rulesets.DEFAULT and not data["mumm"]:
+        sections = sections[1:]  # Mumm is Corporate Wars': no empty table for other systems
+    for title, counts in sections:
         table = Table(title=title)
         table.add_column("Art")
         table.add_column("Anzahl", justify="right")
         table.add_column("je Spiel", justify="right")
         for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            table.add_row(counter_label(kind), str(n), f"{n / max(stats.games, 1):.2f}")
+            table.add_row(ruleset.counter_label(kind), str(n), f"{n / max(stats.games, 1):.2f}")
         if not counts:
             table.add_row("(keine)", "0", "0")
         console.print(table)

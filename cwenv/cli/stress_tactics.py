@@ -29,7 +29,9 @@ _VERDICTS = {"dominant": "dominant", "dead": "tot", "harmful": "schädlich", "":
 
 
 def tactics(
-    scenarios: str = typer.Option(..., "--scenarios", help="Comma-separated scenarios."),
+    scenarios: str = typer.Option(
+        ..., "--scenarios", help="Comma-separated scenarios (of one ruleset: dice:duel)."
+    ),
     agent: str = typer.Option(..., "--agent", help="The agent whose options are ablated."),
     tactic: list[str] = typer.Option(
         [], "--tactic", help="A tactic tag to forbid (repeatable or comma-separated); default all."
@@ -47,11 +49,10 @@ def tactics(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar."),
 ) -> None:
     """Restricted play: each tactic forbidden to the agent against its unrestricted self."""
-    from cwenv.engine.tactics import TACTICS
     from cwenv.stress.tactics import TacticsConfig, TacticsConfigError, run_tactics
     from cwenv.stress.tactics_report import REPORT, write_report
 
-    tags = tuple(t for item in tactic for t in split_names(item)) or tuple(TACTICS)
+    tags = tuple(t for item in tactic for t in split_names(item))  # none: the ruleset's all
     config = TacticsConfig(
         agent, split_names(scenarios), tags, games, seed, rules, threshold, name=name
     )

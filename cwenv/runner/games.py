@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cwenv.runner.errors import RunnerError
+from cwenv.runner.play import ruleset_of
 from cwenv.runner.ratings import scenario_label, winner_agent
 from cwenv.runner.store import Store, StoredGame
 
@@ -52,7 +53,7 @@ class GameRow:
     nscs: str
     index: int
     seed: int
-    winner: str | None  # RUNNER, GEGNER, NEUTRAL or None (a draw or not played)
+    winner: str | None  # a side (RUNNER, GEGNER, NEUTRAL …) or None (a draw or not played)
     reason: str | None
     rounds: int | None
 
@@ -174,6 +175,13 @@ CSV_COLUMNS = (
 )
 
 
+def _lp_sides(scenario: str) -> list[str]:
+    """The sides of the three ``lp_lost_*`` columns: Corporate Wars' Runner, Gegner and
+    neutrals; for another ruleset its first three sides in seat order ("" for none)."""
+    sides = list(ruleset_of(scenario).sides[:3])
+    return sides + [""] * (3 - len(sides))
+
+
 def games_csv(tournament_id: str, games: Sequence[StoredGame]) -> str:
     """Every game as one CSV row (``CSV_COLUMNS``), in plan order; unplayed games have
     empty result fields."""
@@ -185,9 +193,8 @@ def games_csv(tournament_id: str, games: Sequence[StoredGame]) -> str:
         plan = [tournament_id, p.game_id, scenario_label(p.scenario), p.scenario, p.rules or ""]
         result: list[Any] = [""] * 9
         if r is not None:
-            lost = r.lp_lost
+            lost = [r.lp_lost.get(side, 0) for side in _lp_sides(p.scenario)]
             result = [r.winner.lower() if r.winner is not None else "draw", winner_agent(g) or ""]
-            result += [r.reason, r.rounds, lost.get("RUNNER", 0), lost.get("GEGNER", 0)]
-            result += [lost.get("NEUTRAL", 0), r.events, g.digest or ""]
+            result += [r.reason, r.rounds, *lost, r.events, g.digest or ""]
         writer.writerow([*plan, p.runners, p.nscs, p.index, p.seed, *result])
     return buffer.getvalue()

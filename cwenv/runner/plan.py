@@ -16,16 +16,19 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from cwenv.ruleset import Ruleset
 from cwenv.runner.content import ScenarioContent, scenario_content
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import content_hash
 from cwenv.runner.play import (
     GameTask,
     check_fit,
-    load_game,
+    game_rules,
+    load,
+    one_ruleset,
     resolve_agent,
+    resolve_scenario,
     resolve_source,
-    rules_fingerprint,
     split_restriction,
 )
 from cwenv.runner.seeds import game_seed
@@ -115,13 +118,14 @@ class Plan:
         }
 
 
-def agent_info(spec: str, depth: int = 0) -> AgentInfo:
+def agent_info(spec: str, depth: int = 0, ruleset: Ruleset | None = None) -> AgentInfo:
     """The agent's identity: its spec, class and settings (an agent's ``config`` attribute:
-    a dataclass, a pydantic model or plain JSON data), so a changed setting changes ids."""
+    a dataclass, a pydantic model or plain JSON data), so a changed setting changes ids.
+    Forbidden tactics are checked against ``ruleset`` (default: Corporate Wars)."""
     from cwenv.agent_registry import UnknownAgentError, make_agent
     from cwenv.yamlio import ConfigError
 
-    base, forbidden = split_restriction(spec)
+    base, forbidden = split_restriction(spec, ruleset)
     try:
         agent = make_agent(base)
     except (UnknownAgentError, ConfigError) as exc:
@@ -252,15 +256,16 @@ def _validate(config: TournamentConfig) -> None:
 def build_plan(config: TournamentConfig) -> Plan:
     """Validate the config (every agent and scenario loads) and list every game."""
     _validate(config)
-    agents = {spec: agent_info(spec) for spec in config.agents}
+    ruleset = one_ruleset(config.scenarios)
+    agents = {spec: agent_info(spec, ruleset=ruleset) for spec in config.agents}
     rules_spec = resolve_source(config.rules) if config.rules is not None else None
-    sources = {s: resolve_source(s) for s in config.scenarios}
-    loaded = {s: load_game(src, rules_spec, fresh=True) for s, src in sources.items()}
-    rules = {s: rules_fingerprint(game.options) for s, game in loaded.items()}
-    content = {s: scenario_content(sources[s], game, rules_spec) for s, game in loaded.items()}
+    sources = {s: resolve_scenario(s) for s in config.scenarios}
+    loaded = {s: load(src, rules_spec, fresh=True) for s, src in sources.items()}
+    rules = {s: game_rules(game) for s, game in loaded.items()}
+    content = {s: scenario_content(sources[s], game.game, rules_spec) for s, game in loaded.items()}
     for scenario, game in loaded.items():
-        for spec in config.agents:
-            check_fit(spec, spec, game, scenario)  # a bundle that cannot play it: say so now
+        for spec in config.agents:  # a bundle that cannot play it: say so now
+            check_fit(spec, spec, game.game, scenario, ruleset)
     games: list[PlannedGame] = []
     for index in range(config.games):
         for scenario, source in sources.items():

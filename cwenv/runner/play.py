@@ -2,20 +2,26 @@
 
 Workers (local processes, Ray tasks) call :func:`play_task`; it loads the scenario once per
 process, builds fresh agents for every game (so no agent state leaks between games and
-results cannot depend on which worker ran what) and plays the combat to its end with the
+results cannot depend on which worker ran what) and plays the game to its end with the
 dice seed of the task and one derived generator per side.
+
+The game system is the scenario's :class:`~cwenv.ruleset.Ruleset` (``dice:duel`` is the
+``dice`` ruleset's scenario ``duel``; a spec without a prefix is Corporate Wars'): nothing
+here knows a rule. :func:`load_game`, :func:`play_combat` and :func:`record_of` are the
+Corporate Wars shortcuts (a :class:`~cwenv.engine.game.Game`, a
+:class:`~cwenv.engine.state.Combat`).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cwenv.model.types import Side
+from cwenv import rulesets
+from cwenv.ruleset import GameRecord, Ruleset
 from cwenv.runner.errors import GameFailedError, RunnerError
 from cwenv.runner.hashing import content_hash
 from cwenv.runner.seeds import side_rngs
@@ -26,7 +32,19 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
     from cwenv.rules.options import RuleOptions
 
-_GAMES: dict[tuple[str, str | None], Game] = {}  # per-process cache of immutable Games
+__all__ = ["GameRecord", "GameTask", "LoadedGame", "TaskResult", "load", "play_task"]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """A loaded scenario: its ruleset and that ruleset's immutable game."""
+
+    ruleset: Ruleset
+    game: Any
+    scenario: str  # the spec it was loaded from
+
+
+_GAMES: dict[tuple[str, str | None], LoadedGame] = {}  # per-process cache of immutable games
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,47 +63,6 @@ class GameTask:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
-    """The result of one game; everything in it is deterministic (no timings)."""
-
-    winner: str | None  # Side name, None for a draw
-    reason: str
-    rounds: int
-    counters: dict[str, int] = field(default_factory=dict)
-    lp_lost: dict[str, int] = field(default_factory=dict)  # by Side name of the victim
-    events: int = 0
-    events_hash: str = ""
-    tactics: dict[str, dict[str, int]] = field(default_factory=dict)  # side → tag → uses
-
-    def to_json(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["counters"] = dict(sorted(self.counters.items()))
-        data["lp_lost"] = dict(sorted(self.lp_lost.items()))
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameRecord:
-        return cls(
-            winner=data["winner"],
-            reason=str(data["reason"]),
-            rounds=int(data["rounds"]),
-            counters={str(k): int(v) for k, v in data.get("counters", {}).items()},
-            lp_lost={str(k): int(v) for k, v in data.get("lp_lost", {}).items()},
-            events=int(data.get("events", 0)),
-            events_hash=str(data.get("events_hash", "")),
-            tactics={
-                str(side): {str(k): int(v) for k, v in tags.items()}
-                for side, tags in data.get("tactics", {}).items()
-            },
-        )
-
-    @property
-    def digest(self) -> str:
-        """A hash of the whole record: two plays of one game must give the same digest."""
-        return content_hash(self.to_json(), 32)
-
-
-@dataclass(frozen=True, slots=True)
 class TaskResult:
     key: str
     record: GameRecord
@@ -93,10 +70,16 @@ class TaskResult:
 
 
 def rules_fingerprint(options: RuleOptions) -> tuple[str, dict[str, Any]]:
-    """The resolved rules as a plain mapping and its hash."""
+    """The resolved rules of a Corporate Wars game as a plain mapping and its hash."""
     from cwenv.rules.variants import options_to_mapping
 
     mapping = options_to_mapping(options)
+    return content_hash(mapping, 16), mapping
+
+
+def game_rules(loaded: LoadedGame) -> tuple[str, dict[str, Any]]:
+    """The resolved rules of any loaded game as a plain mapping and its hash."""
+    mapping = loaded.ruleset.rules_mapping(loaded.game)
     return content_hash(mapping, 16), mapping
 
 
@@ -109,6 +92,38 @@ def resolve_source(spec: str) -> str:
     return spec
 
 
+def resolve_scenario(spec: str) -> str:
+    """A scenario spec as plans store it: its file resolved (:func:`resolve_source`) behind
+    its ruleset's prefix; Corporate Wars' without one (``cw:duell`` is ``duell``)."""
+    ruleset, rest = ruleset_and_scenario(spec)
+    return rulesets.join(ruleset, resolve_source(rest))
+
+
+def ruleset_and_scenario(spec: str) -> tuple[Ruleset, str]:
+    """The ruleset of a scenario spec and the scenario within it (a :class:`RunnerError`
+    for an unknown or broken ruleset)."""
+    try:
+        return rulesets.split(spec)
+    except rulesets.UnknownRulesetError as exc:
+        raise RunnerError(str(exc)) from None
+
+
+def ruleset_of(spec: str) -> Ruleset:
+    """The ruleset a scenario spec belongs to."""
+    return ruleset_and_scenario(spec)[0]
+
+
+def one_ruleset(scenarios: tuple[str, ...]) -> Ruleset:
+    """The one ruleset of the scenarios of a run (games of two systems cannot be rated or
+    compared with each other); a :class:`RunnerError` naming each scenario's otherwise."""
+    found = {s: ruleset_of(s) for s in scenarios}
+    names = {r.name for r in found.values()}
+    if len(names) > 1:
+        listed = ", ".join(f"{s} ({r.title})" for s, r in found.items())
+        raise RunnerError(f"the scenarios of one run must belong to one ruleset, got {listed}")
+    return next(iter(found.values())) if found else rulesets.default()
+
+
 def resolve_agent(spec: str) -> str:
     """An agent given as an existing file becomes an absolute path (for workers elsewhere);
     names stay names. Plans and ids keep the spec as the user wrote it."""
@@ -118,20 +133,32 @@ def resolve_agent(spec: str) -> str:
     return spec
 
 
-def load_game(scenario: str, rules: str | None = None, *, fresh: bool = False) -> Game:
-    """Load (once per process) the Game of ``scenario`` with an optional rule variant;
+def load(scenario: str, rules: str | None = None, *, fresh: bool = False) -> LoadedGame:
+    """Load (once per process) the game of ``scenario`` with an optional rule variant;
     ``fresh``: read the files again (planning must see today's files, not a cached copy)."""
     key = (scenario, rules)
-    game = None if fresh else _GAMES.get(key)
-    if game is None:
-        from cwenv.content import load_scenario
-        from cwenv.yamlio import ConfigError
-
+    loaded = None if fresh else _GAMES.get(key)
+    if loaded is None:
+        ruleset, name = ruleset_and_scenario(scenario)
         try:
-            game = load_scenario(scenario, rules=rules)
-        except ConfigError as exc:
+            game = ruleset.load(name, rules)
+        except ValueError as exc:  # ScenarioError, or another ruleset's message
             raise RunnerError(str(exc)) from None
-        _GAMES[key] = game
+        loaded = LoadedGame(ruleset, game, scenario)
+        _GAMES[key] = loaded
+    return loaded
+
+
+def load_game(scenario: str, rules: str | None = None, *, fresh: bool = False) -> Game:
+    """The Corporate Wars :class:`Game` of ``scenario`` (see :func:`load`); a scenario of
+    another ruleset is a :class:`RunnerError` (the command needs Corporate Wars)."""
+    loaded = load(scenario, rules, fresh=fresh)
+    if loaded.ruleset.name != rulesets.DEFAULT:
+        raise RunnerError(
+            f"scenario {scenario!r} is a game of {loaded.ruleset.title} (ruleset "
+            f"{loaded.ruleset.name!r}); this needs a Corporate Wars scenario"
+        )
+    game: Game = loaded.game
     return game
 
 
@@ -139,40 +166,48 @@ RESTRICT = "!"
 """``AGENT!TAG+TAG`` is AGENT playing with these tactics forbidden (restricted play)."""
 
 
-def split_restriction(spec: str) -> tuple[str, tuple[str, ...]]:
-    """``"taktiker!M02+ZIELEN"`` → ``("taktiker", ("M02", "ZIELEN"))``; unknown tags fail."""
-    from cwenv.engine.tactics import TACTICS
-
+def split_restriction(spec: str, ruleset: Ruleset | None = None) -> tuple[str, tuple[str, ...]]:
+    """``"taktiker!M02+ZIELEN"`` → ``("taktiker", ("M02", "ZIELEN"))``; tags the ruleset
+    (default: Corporate Wars) does not know fail."""
+    tactics = (ruleset or rulesets.default()).tactics
     base, _, rest = spec.partition(RESTRICT)
     tags = tuple(t for t in rest.split("+") if t) if rest else ()
-    unknown = [t for t in tags if t not in TACTICS]
+    unknown = [t for t in tags if t not in tactics]
     if unknown:
-        raise RunnerError(f"unknown tactics {unknown} in {spec!r}; allowed: {', '.join(TACTICS)}")
+        raise RunnerError(f"unknown tactics {unknown} in {spec!r}; allowed: {', '.join(tactics)}")
     return base, tags
 
 
-def make_agents(runners: str, nscs: str) -> dict[int, Agent]:
-    """Fresh agents for one game; the NSC agent also drives the neutrals."""
+def make_agents(runners: str, nscs: str, ruleset: Ruleset | None = None) -> dict[int, Agent]:
+    """Fresh agents for one game, keyed by side index: ``runners`` plays the first side,
+    ``nscs`` every other (in Corporate Wars the Gegner and the neutrals)."""
+    from cwenv.agent import plays
     from cwenv.agent_registry import UnknownAgentError, make_agent
     from cwenv.yamlio import ConfigError
 
+    ruleset = ruleset or rulesets.default()
     try:
-        runner_agent = make_agent(split_restriction(runners)[0])
-        nsc_agent = make_agent(split_restriction(nscs)[0])
+        runner_agent = make_agent(split_restriction(runners, ruleset)[0])
+        nsc_agent = make_agent(split_restriction(nscs, ruleset)[0])
     except (UnknownAgentError, ConfigError) as exc:
         raise RunnerError(str(exc)) from None
-    return {
-        int(Side.RUNNER): runner_agent,
-        int(Side.GEGNER): nsc_agent,
-        int(Side.NEUTRAL): nsc_agent,
-    }
+    for spec, agent in ((runners, runner_agent), (nscs, nsc_agent)):
+        if not plays(agent, ruleset.name):
+            raise RunnerError(
+                f"agent {spec!r} cannot play {ruleset.title} (ruleset {ruleset.name!r}): it "
+                f"plays {', '.join(getattr(agent, 'rulesets', ('cw',)))} only; give an agent "
+                f"that plays it (random plays every ruleset)"
+            )
+    return {i: runner_agent if i == 0 else nsc_agent for i in range(len(ruleset.sides))}
 
 
-def check_fit(runners: str, nscs: str, game: Game, where: str) -> None:
+def check_fit(
+    runners: str, nscs: str, game: Any, where: str, ruleset: Ruleset | None = None
+) -> None:
     """Before any game: an agent that can tell it cannot play ``game`` (a policy bundle
     trained for another action window, through its ``prepare``) stops the run with a
     :class:`RunnerError` naming the scenario, instead of failing every game."""
-    for agent in {id(a): a for a in make_agents(runners, nscs).values()}.values():
+    for agent in {id(a): a for a in make_agents(runners, nscs, ruleset).values()}.values():
         prepare = getattr(agent, "prepare", None)
         if callable(prepare):
             try:
@@ -181,103 +216,40 @@ def check_fit(runners: str, nscs: str, game: Game, where: str) -> None:
                 raise RunnerError(f"{where}: {exc}") from None
 
 
-def play_combat(game: Game, runners: str, nscs: str, seed: int) -> Combat:
-    """Play one seeded game to its end and return the finished combat."""
-    from cwenv.agent import play_out
+def play_game(loaded: LoadedGame, runners: str, nscs: str, seed: int) -> Any:
+    """Play one seeded game of any ruleset to its end and return the finished state."""
+    from cwenv.agent import play_through
 
-    combat = game.new_combat(seed)
-    for side, spec in ((Side.RUNNER, runners), (Side.GEGNER, nscs)):
-        tags = split_restriction(spec)[1]
+    ruleset = loaded.ruleset
+    state = ruleset.new_state(loaded.game, seed)
+    for side, spec in enumerate((runners, nscs)):
+        tags = split_restriction(spec, ruleset)[1]
         if tags:
-            combat.forbid(side, tags)  # restricted play goes through the legality function
-    play_out(combat, make_agents(runners, nscs), side_rngs(seed))
+            ruleset.forbid(state, side, tags)
+    agents: Mapping[int, Agent[Any, Any]] = make_agents(runners, nscs, ruleset)
+    play_through(ruleset, state, agents, side_rngs(seed, tuple(range(len(ruleset.sides)))))
+    return state
+
+
+def play_combat(game: Game, runners: str, nscs: str, seed: int) -> Combat:
+    """Play one seeded Corporate Wars game to its end and return the finished combat."""
+    loaded = LoadedGame(rulesets.default(), game, game.name)
+    combat: Combat = play_game(loaded, runners, nscs, seed)
     return combat
 
 
-_KNOCKOUT = ("kampfunfähig", "tot", "bewusstlos")
-
-
-def derived_counters(combat: Combat) -> dict[str, int]:
-    """Counters read off the event log: ``turns:SIDE`` (turns begun per side, I03/I12) and
-    ``decided:volltreffer`` = 1 when the knock-out that ended the fight came from the damage
-    of a Volltreffer hit (P06, A07): the last loser to go down fell to the hit whose
-    Volltreffer table was rolled, before the next attack, turn end or round end."""
-    from cwenv.engine import events as ev
-
-    out: dict[str, int] = {}
-    outcome = combat.outcome
-    winner = outcome.winner if outcome is not None else None
-    hit_target = vt_target = -1
-    down: set[int] = set()
-    last_ko_vt = False
-    for event in combat.events:
-        if isinstance(event, ev.TurnStarted):
-            key = f"turns:{combat.fighters[event.fighter].side.name}"
-            out[key] = out.get(key, 0) + 1
-            hit_target = vt_target = -1
-        elif isinstance(event, ev.Hit):
-            hit_target, vt_target = event.target, -1
-        elif isinstance(event, ev.TableRolled) and event.table == "Volltreffer":
-            vt_target = hit_target
-        elif isinstance(event, ev.AttackDeclared | ev.TurnEnded | ev.RoundEnded):
-            hit_target = vt_target = -1
-        elif isinstance(event, ev.StatusChanged):
-            if event.status == "wieder bei Bewusstsein":
-                down.discard(event.fighter)
-            elif event.status.startswith(_KNOCKOUT) and event.fighter not in down:
-                down.add(event.fighter)
-                side = combat.fighters[event.fighter].side
-                if winner is not None and side is not winner and side is not Side.NEUTRAL:
-                    last_ko_vt = event.fighter == vt_target
-    if last_ko_vt:
-        out["decided:volltreffer"] = 1
-    return out
-
-
 def record_of(combat: Combat) -> GameRecord:
-    """Summarise a finished combat."""
-    from cwenv.engine.events import LPChanged
-
-    outcome = combat.outcome
-    if outcome is None:
-        raise ValueError("the combat has not ended")
-    lost: dict[str, int] = {}
-    for event in combat.events:
-        if isinstance(event, LPChanged) and event.after < event.before:
-            side = combat.fighters[event.fighter].side.name
-            lost[side] = lost.get(side, 0) + event.before - event.after
-    from cwenv.engine.tactics import tactic_tags
-
-    tactics: dict[str, dict[str, int]] = {}
-    for action in combat.history:
-        for tag in tactic_tags(combat.bm, action):
-            used = tactics.setdefault(combat.fighters[action.actor].side.name, {})
-            used[tag] = used.get(tag, 0) + 1
-    log = hashlib.sha256()
-    for event in combat.events:
-        log.update(repr(event).encode("utf-8"))
-        log.update(b"\n")
-    counters = dict(combat.counters)
-    counters.update(derived_counters(combat))
-    return GameRecord(
-        winner=outcome.winner.name if outcome.winner is not None else None,
-        reason=outcome.reason,
-        rounds=outcome.rounds,
-        counters=dict(sorted(counters.items())),
-        lp_lost=dict(sorted(lost.items())),
-        events=len(combat.events),
-        events_hash=log.hexdigest()[:32],
-        tactics={side: dict(sorted(t.items())) for side, t in sorted(tactics.items())},
-    )
+    """Summarise a finished Corporate Wars combat."""
+    return rulesets.default().record(combat)
 
 
 def play_task(task: GameTask) -> TaskResult:
     """Play one task; any failure becomes a :class:`GameFailedError` naming the game."""
     start = time.perf_counter()
     try:
-        game = load_game(task.scenario, task.rules)
+        loaded = load(task.scenario, task.rules)
         if task.rules_hash is not None:
-            found, _ = rules_fingerprint(game.options)
+            found, _ = game_rules(loaded)
             if found != task.rules_hash:
                 raise RunnerError(
                     f"the rules of scenario {task.scenario!r} changed since the plan was "
@@ -286,12 +258,13 @@ def play_task(task: GameTask) -> TaskResult:
         if task.content is not None:
             from cwenv.runner.content import game_content_hash
 
-            if game_content_hash(task.scenario, task.rules, game) != task.content:
+            if game_content_hash(loaded, task.rules) != task.content:
                 raise RunnerError(
                     f"scenario {task.scenario!r} (a stat block, weapon, map or rule it uses) "
                     "changed while the tournament ran; run the same command again to see what"
                 )
-        record = record_of(play_combat(game, task.runners, task.nscs, task.seed))
+        state = play_game(loaded, task.runners, task.nscs, task.seed)
+        record = loaded.ruleset.record(state)
     except Exception as exc:
         raise GameFailedError(
             f"game {task.key} ({task.scenario}, runners={task.runners}, nscs={task.nscs}, "

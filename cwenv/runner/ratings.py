@@ -1,5 +1,8 @@
 """Tournament standings: openskill ratings, the win-rate matrix and per-scenario tables.
 
+A game's winner is a side of its scenario's ruleset; which agent that was follows from the
+side's seat (:func:`winner_seat`), so the standings of every ruleset are computed alike.
+
 Everything is computed from the stored games ordered by game id, so a resumed tournament,
 one run with more workers and one run on Ray give identical numbers.
 """
@@ -11,7 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cwenv.ruleset import seat_of
 from cwenv.runner.errors import RunnerError
+from cwenv.runner.play import ruleset_of
 from cwenv.runner.stats import wilson_interval
 from cwenv.runner.store import StoredGame
 
@@ -61,15 +66,21 @@ class Record:
         }
 
 
+def winner_seat(game: StoredGame) -> int | None:
+    """0 when the first agent (``runners``) won, 1 when the second (``nscs``) did; None
+    for a draw, a win of any other side (a neutral one) or an unplayed game. The sides
+    are the scenario's ruleset's (:func:`cwenv.ruleset.seat_of`)."""
+    if game.record is None or game.record.winner is None:
+        return None
+    return seat_of(ruleset_of(game.game.scenario), game.record.winner)
+
+
 def winner_agent(game: StoredGame) -> str | None:
     """The agent that won (None for a draw, a neutral win or an unplayed game)."""
-    if game.record is None:
+    seat = winner_seat(game)
+    if seat is None:
         return None
-    if game.record.winner == "RUNNER":
-        return game.game.runners
-    if game.record.winner == "GEGNER":
-        return game.game.nscs
-    return None
+    return game.game.runners if seat == 0 else game.game.nscs
 
 
 def played(games: Sequence[StoredGame]) -> list[StoredGame]:
@@ -154,9 +165,10 @@ def scenario_tables(games: Sequence[StoredGame]) -> dict[str, list[MatchupRow]]:
         if g.record is None:
             continue
         row.rounds += g.record.rounds
-        if g.record.winner == "RUNNER":
+        seat = winner_seat(g)
+        if seat == 0:
             row.runner_record.wins += 1
-        elif g.record.winner == "GEGNER":
+        elif seat == 1:
             row.runner_record.losses += 1
         else:
             row.runner_record.draws += 1

@@ -1,14 +1,20 @@
-"""``cwenv simulate``: N seeded games of one scenario, one agent per side."""
+"""``cwenv simulate``: N seeded games of one scenario (of any ruleset), one agent per side."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cwenv.model.types import Side
 from cwenv.runner.backends import run_tasks
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import GameTask, check_fit, load_game, resolve_agent, resolve_source
+from cwenv.runner.play import (
+    GameTask,
+    check_fit,
+    load,
+    resolve_agent,
+    resolve_scenario,
+    resolve_source,
+)
 from cwenv.runner.seeds import game_seed
 from cwenv.runner.stats import SimulationStats
 
@@ -26,7 +32,7 @@ class SimulationConfig:
     jobs: int = 1
 
     def tasks(self) -> list[GameTask]:
-        scenario = resolve_source(self.scenario)
+        scenario = resolve_scenario(self.scenario)
         rules = resolve_source(self.rules) if self.rules is not None else None
         runners, nscs = resolve_agent(self.runners), resolve_agent(self.nscs)
         return [
@@ -41,11 +47,12 @@ def prepare(config: SimulationConfig) -> SimulationStats:
     if config.games < 0:
         raise RunnerError(f"--games must be >= 0, got {config.games}")
     rules = resolve_source(config.rules) if config.rules is not None else None
-    game = load_game(resolve_source(config.scenario), rules)
-    check_fit(config.runners, config.nscs, game, config.scenario)  # before any game
-    present = sorted({spec.side for spec in game.roster})
-    agents = {side.name: config.runners if side is Side.RUNNER else config.nscs for side in present}
-    return SimulationStats(tuple(side.name for side in present), agents)
+    loaded = load(resolve_scenario(config.scenario), rules)
+    check_fit(config.runners, config.nscs, loaded.game, config.scenario, loaded.ruleset)
+    present = loaded.ruleset.game_sides(loaded.game)
+    first = loaded.ruleset.sides[0]  # played by --runners, every other side by --nscs
+    agents = {side: config.runners if side == first else config.nscs for side in present}
+    return SimulationStats(present, agents)
 
 
 def simulate(

@@ -20,7 +20,7 @@ from cwenv.runner.atomic import atomic_write_text
 from cwenv.runner.backends import BACKENDS, run_tasks
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.plan import Plan, PlannedGame, TournamentConfig, build_plan
-from cwenv.runner.play import GameTask, TaskResult, resolve_source
+from cwenv.runner.play import GameTask, TaskResult, resolve_scenario
 from cwenv.runner.ratings import standings_json
 from cwenv.runner.store import Conflict, Store, StoredGame
 
@@ -107,7 +107,7 @@ def run_tournament(
 
 def _content_hashes(plan: Plan) -> dict[str, str]:
     """Scenario source (as stored in the plan) → its content hash."""
-    return {resolve_source(s): c.hash for s, c in (plan.content or {}).items()}
+    return {resolve_scenario(s): c.hash for s, c in (plan.content or {}).items()}
 
 
 def _task(game: PlannedGame, hashes: dict[str, str]) -> GameTask:
