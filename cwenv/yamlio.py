@@ -110,6 +110,10 @@ def read_config_text(
         raise ConfigError([ConfigIssue(name, None, (), _os_reason(exc))]) from None
     if stat.S_ISDIR(info.st_mode):
         raise ConfigError([ConfigIssue(name, None, (), "is a directory, not a file")])
+    if not stat.S_ISREG(info.st_mode):
+        raise ConfigError(
+            [ConfigIssue(name, None, (), "is not a regular file (a device, FIFO or socket)")]
+        )
     target = Path(path).resolve()  # a link named x.yaml to /etc/passwd is no config either
     if Path(path).suffix.lower() not in suffixes or target.suffix.lower() not in suffixes:
         raise ConfigError(
@@ -121,10 +125,6 @@ def read_config_text(
                     f"not read: a config file's name ends in {' or '.join(suffixes)}",
                 )
             ]
-        )
-    if not stat.S_ISREG(info.st_mode):
-        raise ConfigError(
-            [ConfigIssue(name, None, (), "is not a regular file (a device, FIFO or socket)")]
         )
     if info.st_size > limits.max_bytes:
         raise ConfigError(
