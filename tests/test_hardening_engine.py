@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from cwenv.content import ConfigError, load_scenario
+from cwenv.engine.actions import ActionKind
 from cwenv.engine.game import DECISION_CAP
 from cwenv.engine.state import DECISION_CAP_REASON
 from cwenv.envs.errors import InvalidActionError
@@ -108,3 +109,47 @@ def test_names_with_control_characters_are_refused(tmp_path: Path, name: str) ->
     )
     with pytest.raises(ConfigError, match=r"fighters\.0\.name: contains the control character"):
         load_scenario(path)
+
+
+STUCK = """\
+name: Erstarrt
+map:
+  name: Zellen
+  grid: |
+    #######
+    #R...G#
+    #######
+  spawn_chars: {R: runner, G: gegner}
+decision_cap: 100
+fighters:
+  - {archetype: runner-lehrling, name: A, weapons: [], items: [], cyberware: [], bewegung: 0,
+     spawn: runner}
+  - {archetype: konzernwache, name: B, weapons: [], items: [], cyberware: [], bewegung: 0,
+     spawn: gegner}
+"""
+
+
+def test_a_fight_where_nobody_ever_has_a_choice_stops_at_the_cap(tmp_path: Path) -> None:
+    """Every turn is a forced Zug beenden: no decision is ever posed, so the cap counts the
+    choices the rules take alone too (the combat used to loop forever in its constructor)."""
+    path = tmp_path / "erstarrt.yaml"
+    path.write_text(STUCK, encoding="utf-8")
+    combat = load_scenario(path).new_combat(seed=1)
+    assert combat.is_terminal() and combat.history == []
+    assert combat.outcome is not None and combat.outcome.reason == DECISION_CAP_REASON
+    assert combat.forced == 100
+    out = run_cwenv("fight", str(path), "--quiet")
+    assert out.returncode == 0 and DECISION_CAP_REASON in out.stdout
+
+
+def test_an_illegal_action_is_named_plainly_with_its_reason() -> None:
+    from cwenv.engine.actions import Action
+    from cwenv.engine.state import IllegalActionError
+
+    combat = load_scenario("duell").new_combat(seed=1)
+    actor = combat.current_fighter()
+    with pytest.raises(IllegalActionError) as err:
+        combat.apply(Action(ActionKind.ATTACK, actor, actor, index=0))
+    text = str(err.value)
+    assert text.startswith(f"illegal action ATTACK(actor={actor}, target={actor}, index=0) for")
+    assert "<ActionKind" not in text and text.rsplit(": ", 1)[1]

@@ -41,9 +41,10 @@ class Victory:
 
 
 DECISION_CAP = 20_000
-"""Decisions after which a combat ends undecided ("Entscheidungslimit erreicht"). The
-longest shipped fights take about 2,300 (random play in ``strassenschlacht``); a scenario
-that cannot end (sealed rooms, no round limit) stops here instead of running forever."""
+"""Decisions after which a combat ends undecided ("Entscheidungslimit erreicht"), the ones
+the rules take alone (a single legal choice) included. The longest shipped fights take
+about 2,300 (random play in ``strassenschlacht``); a scenario that cannot end (sealed
+rooms, nobody able to act, no round limit) stops here instead of running forever."""
 
 
 @dataclass(frozen=True)

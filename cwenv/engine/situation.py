@@ -91,6 +91,7 @@ def combat_at_turn(
     combat.queue = []
     combat.events = []
     combat.history = []
+    combat.forced = 0
     combat._stack = [outer, rounds, TurnFrame(fighter, 0)]
     combat._pending = None
     combat.refresh_legal()

@@ -30,6 +30,16 @@ DECISION_CAP_REASON = "Entscheidungslimit erreicht"
 """The reason of a combat ended by :attr:`Game.decision_cap`."""
 
 
+def action_text(action: Action) -> str:
+    """An action in a message: ``ATTACK(actor=0, target=1, index=2)``, only set fields."""
+    fields = [f"actor={action.actor}"]
+    for name, unset in (("target", -1), ("cell", -1), ("index", -1), ("mumm", 0)):
+        value = getattr(action, name)
+        if value != unset:
+            fields.append(f"{name}={value}")
+    return f"{action.kind.name}({', '.join(fields)})"
+
+
 class IllegalActionError(ValueError):
     """The action is not among the current decider's legal actions."""
 
@@ -67,6 +77,7 @@ class Combat:
         self.round = 0
         self.events: list[ev.Event] = []
         self.history: list[Action] = []
+        self.forced = 0  # choices the rules took alone (a single legal one): not in history
         self.queue: list[tuple[int, int]] = []  # (step or pass, fighter) still to act
         self.turn_fighter = -1
         self.outcome: Outcome | None = None
@@ -125,7 +136,8 @@ class Combat:
             who = self.fighters[d.fighter].name if d is not None else "-"
             kind = d.kind.name if d is not None else "-"
             raise IllegalActionError(
-                f"illegal action {action!r} for {who} at {kind}: {self.why_illegal(action)}"
+                f"illegal action {action_text(action)} for {who} at {kind}: "
+                f"{self.why_illegal(action)}"
             )
         self.history.append(action)
         d = self._pending
@@ -137,8 +149,18 @@ class Combat:
             self._shake_at_prompt(d, action)
         else:
             self._run(action)
-        if self.outcome is None and len(self.history) >= self.game.decision_cap:
+        if self.outcome is None and len(self.history) + self.forced >= self.game.decision_cap:
             self._finish(None, DECISION_CAP_REASON)
+
+    def take_forced(self) -> bool:
+        """Count a choice the rules take alone; True (and the combat ended undecided) once
+        the decisions, forced ones included, reach the game's ``decision_cap`` — a fight in
+        which nobody ever has a real choice must end too."""
+        self.forced += 1
+        if len(self.history) + self.forced < self.game.decision_cap:
+            return False
+        self._finish(None, DECISION_CAP_REASON)
+        return True
 
     def _shake_at_prompt(self, d: Decision, action: Action) -> None:
         """M08 at a prompt (X38): shake the condition off, then the same decision is asked
@@ -166,6 +188,7 @@ class Combat:
         twin.round = self.round
         twin.events = self.events.copy()
         twin.history = self.history.copy()
+        twin.forced = self.forced
         twin.queue = self.queue.copy()
         twin.turn_fighter = self.turn_fighter
         twin.outcome = self.outcome
@@ -297,7 +320,7 @@ class Combat:
                 value = None
             else:
                 only = self._pose(result)  # type: ignore[arg-type]  # the only other kind
-                if only is None:
+                if only is None or self.take_forced():
                     return
                 value = only
         self._finish(None, "Rundenlimit erreicht")

@@ -78,6 +78,8 @@ class TurnFrame(Frame):
                 c.turn_legal = actions  # legal_actions() reuses this list
                 return Decision(DecisionKind.TURN, f.idx)
             # A single legal choice is forced (END_TURN, the benommen Mumm-Probe): no decision.
+            if c.take_forced():
+                return DONE
             frame = self._do(c, f, actions[0])
             if frame is not None:
                 return frame
