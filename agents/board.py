@@ -26,7 +26,7 @@ from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import CheckValue, CoverLevel, Side
 
 if TYPE_CHECKING:
-    from agents.odds import Estimate
+    from agents.estimates import Estimate
     from cwenv.engine.events import Event
     from cwenv.engine.state import Combat
     from cwenv.rules.options import RuleOptions

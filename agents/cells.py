@@ -7,7 +7,7 @@ and the weights are the same for every cell; per cell and enemy the distance and
 line's terrain cover are the same for every weapon. :class:`ShotTable` and
 :class:`ThreatTable` keep those apart, so a cell costs one distance and one cover lookup
 per enemy and one dictionary lookup per weapon. The figures are exactly those of
-:func:`agents.odds.weapon_estimate` with ``src`` (A01, C01–C04, R06, H11, X03, P08; the
+:func:`agents.estimates.weapon_estimate` with ``src`` (A01, C01–C04, R06, H11, X03, P08; the
 same helpers ``shot_base``, ``shot_modifier`` and ``aim_kept``) and
 of the doctrine's exposure (C01, C02, A01–A06); ``tests/test_golden_digests.py`` holds
 the doctrines' games byte for byte.
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from agents.odds import (
+from agents.estimates import (
     aim_kept,
     board_estimate,
     defence_value,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from agents.board import Board
 from agents.config import PromptConfig
 from agents.context import AttackInfo, attack_info
-from agents.odds import crit_extra_dice, damage_profile, weapon_profile
+from agents.estimates import crit_extra_dice, damage_profile, weapon_profile
 from agents.worth import condition_gain, maneuver_worth
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.attack_plan import AttackMode

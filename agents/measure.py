@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from cwenv.agent import Agent, DecisionView
 from cwenv.engine.actions import DecisionKind
 from cwenv.model.types import Side
-from cwenv.runner.stats import Z95, wilson_interval
+from cwenv.runner.win_rates import Z95, wilson_interval
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from agents.board import Board
 from agents.config import PromptConfig
 from agents.context import last_damage
+from agents.estimates import damage_profile, offense, weapon_estimate
 from agents.exact import defended_loss
 from agents.losses import MAX_QS, attack_on_me, cost, first, loss_table
-from agents.odds import damage_profile, offense, weapon_estimate
 from agents.spends import keep, post_check, pre_check
 from agents.worth import shake_worth_it
 from cwenv.engine.actions import Action, ActionKind, DecisionKind, mumm_price

@@ -257,14 +257,3 @@ class ProjectAgents:
 
 resolver = ProjectAgents()
 """The entry point ``cwenv.agents: agents`` (``pyproject.toml``)."""
-
-
-def _factory(name: str) -> Callable[[], Agent]:
-    def build() -> Agent:
-        return make_agent(name)
-
-    return build
-
-
-AGENTS: dict[str, Callable[[], Agent]] = {name: _factory(name) for name in BUILTIN}
-"""Built-in names → factories (kept for callers that enumerate agents)."""

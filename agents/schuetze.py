@@ -18,7 +18,7 @@ from pydantic import Field
 
 from agents.board import Board, cover_cells
 from agents.doctrine import Doctrine, DoctrineConfig
-from agents.odds import danger
+from agents.estimates import danger
 from cwenv.engine.fighter import FighterState
 from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import WeaponKind

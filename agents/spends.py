@@ -10,9 +10,7 @@ from collections.abc import Sequence
 from agents.board import Board
 from agents.config import PromptConfig
 from agents.context import AttackInfo, CheckContext, check_context, my_last_rolls
-from agents.exact import defended_loss, roll_classes, success_chance
-from agents.losses import MAX_QS, first, loss_table
-from agents.odds import (
+from agents.estimates import (
     crit_extra_dice,
     damage_profile,
     defence_value,
@@ -23,6 +21,8 @@ from agents.odds import (
     weapon_estimate,
     weapon_profile,
 )
+from agents.exact import defended_loss, roll_classes, success_chance
+from agents.losses import MAX_QS, first, loss_table
 from agents.worth import maneuver_worth, patzer_cost
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.attack_plan import AttackMode, defence_values, plan_attack

@@ -16,7 +16,7 @@ from pydantic import Field
 
 from agents.board import Board
 from agents.doctrine import Doctrine, DoctrineConfig, TurnChoices
-from agents.odds import maneuver_chance
+from agents.estimates import maneuver_chance
 from agents.worth import maneuver_worth
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.fighter import FighterState

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents.exact import success_chance
-from agents.odds import (
+from agents.estimates import (
     hack_estimate,
     maneuver_chance,
     offense,
     weapon_estimate,
 )
+from agents.exact import success_chance
 from agents.worth import condition_cost, condition_gain, maneuver_worth
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.attack_plan import area_targets

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from agents.board import Board
 from agents.config import PromptConfig
-from agents.odds import (
+from agents.estimates import (
     defence_value,
     estimate,
     offense,

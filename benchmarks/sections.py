@@ -27,7 +27,7 @@ def _scenarios(s: Settings) -> tuple[str, ...]:
 
 
 def _game(scenario: str, rules: str | None = None) -> Game:
-    from cwenv.runner.play import load_game
+    from cwenv.runner.task import load_game
 
     return load_game(scenario, rules)
 

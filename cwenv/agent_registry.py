@@ -21,7 +21,7 @@ A resolver is any object with
 and optionally ``describe() -> Sequence[tuple[str, str]]`` (spec, one-line description;
 ``cwenv agents list``) and ``source(spec) -> str | None`` (the file that defines the
 agent, named in messages). Restricted play (``"taktiker!M02"``) is not a spec of its own:
-:mod:`cwenv.runner.play` splits the tactics off before it asks here.
+:mod:`cwenv.runner.task` splits the tactics off before it asks here.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 
 from cwenv.content import load_scenario
-from cwenv.play.session import PlaySession, SavedGame
+from cwenv.play.table_game import PlaySession, SavedGame
 from cwenv.play.tui import TerminalGame, render_map, status_table
 
 OUT = Path(__file__).resolve().parent / "play-screenshot.svg"

@@ -19,7 +19,7 @@ import pytest
 
 import cwenv.agent_registry as registry
 from cwenv.agent_registry import AgentPluginError, UnknownAgentError, make_agent
-from cwenv.runner.play import load_game, play_combat
+from cwenv.runner.task import load_game, play_combat
 from tests.helpers import run_cwenv
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "agents.md"

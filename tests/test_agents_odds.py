@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from agents.board import Board
+from agents.estimates import damage_stats, weapon_estimate
 from agents.exact import defended_loss, odds
-from agents.odds import damage_stats, weapon_estimate
 from cwenv.agent import DecisionView
 from cwenv.content import load_scenario
 from cwenv.rules.odds import attack_odds

@@ -13,6 +13,7 @@ from cwenv.content import list_scenarios, load_scenario
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.game import Game
 from cwenv.envs.errors import EncodingError, InvalidActionError, LimitError
+from cwenv.envs.game_encoder import Session
 from cwenv.envs.layout import (
     DEFAULT_MOVE_RADIUS,
     ENEMY_SLOT0,
@@ -20,7 +21,6 @@ from cwenv.envs.layout import (
     Slots,
     max_turn_displacement,
 )
-from cwenv.envs.session import Session
 from tests.zoo import ALL_GAMES, VARIANTS
 
 SEEN: Counter[ActionKind] = Counter()

@@ -13,7 +13,7 @@ import hashlib
 
 import pytest
 
-from cwenv.runner.play import load_game, play_combat, record_of
+from cwenv.runner.task import load_game, play_combat, record_of
 
 GAMES = {
     # (scenario, rules, agent, games): digest of the events hashes of seeds 1..games

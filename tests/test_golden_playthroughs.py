@@ -10,7 +10,7 @@ import difflib
 
 import pytest
 
-from cwenv.runner.play import load_game, play_combat
+from cwenv.runner.task import load_game, play_combat
 from tests.golden.playthrough import PLAYTHROUGHS, Playthrough, render
 
 

@@ -30,7 +30,7 @@ from cwenv.engine.actions import Action
 from cwenv.engine.narration import narrate_all
 from cwenv.model.types import Side
 from cwenv.play.advise import load_situation
-from cwenv.play.session import PlaySession, SavedGame, TableDice, load_saved
+from cwenv.play.table_game import PlaySession, SavedGame, TableDice, load_saved
 from cwenv.play.tui import TerminalGame
 from cwenv.rules.dice import InvalidDieError
 from cwenv.yamlio import ConfigError
@@ -232,7 +232,7 @@ def test_a_save_that_fails_half_way_leaves_the_old_file_whole(tmp_path: Path) ->
         import resource, signal
         from rich.console import Console
         from cwenv.content import load_scenario
-        from cwenv.play.session import PlaySession, SavedGame
+        from cwenv.play.table_game import PlaySession, SavedGame
         from cwenv.play.tui import TerminalGame
         saved = SavedGame(scenario="duell", seed=3, runners="human", nscs="greedy")
         session = PlaySession(load_scenario("duell"), saved)

@@ -135,16 +135,16 @@ def test_a_format_1_tournament_is_not_resumed(content: dict[str, Path], tmp_path
 
 
 def test_a_worker_refuses_a_scenario_edited_after_planning(content: dict[str, Path]) -> None:
-    from cwenv.runner import play
+    from cwenv.runner import task as tasks
     from cwenv.runner.tournament import _content_hashes, _task
 
     plan = build_plan(TournamentConfig(("greedy", "random"), (str(content["scenario"]),), 1))
     task = _task(plan.games[0], _content_hashes(plan))
     assert task.content is not None
     _edit(content["scenario"], "    name: Akame\n", "    name: Akame\n    lp: 31\n")
-    play._GAMES.clear()  # a fresh worker process loads the edited file
+    tasks._GAMES.clear()  # a fresh worker process loads the edited file
     with pytest.raises(RunnerError, match="changed while the tournament ran"):
-        play.play_task(task)
+        tasks.play_task(task)
 
 
 # -- item 12 (part): missing extras are named before any game is played ------------------------

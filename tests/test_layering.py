@@ -138,7 +138,7 @@ def test_the_walker_sees_every_kind_of_import() -> None:
         "    __import__('agents.mcts')\n"
         "from .. import content\n"
     )
-    found = imports_of(source, "cwenv.runner.play", "x.py")
+    found = imports_of(source, "cwenv.runner.task", "x.py")
     targets = {i.target for i in found}
     assert {
         "agents.greedy",
@@ -150,10 +150,10 @@ def test_the_walker_sees_every_kind_of_import() -> None:
     } <= targets
     assert len(agents_imports(found)) >= 5
     assert [str(i) for i in layer_violations(found)] == []  # runner may import content
-    upward = imports_of("from cwenv.runner.play import play_combat\n", "cwenv.engine.x", "y.py")
+    upward = imports_of("from cwenv.runner.task import play_combat\n", "cwenv.engine.x", "y.py")
     assert [i.target for i in layer_violations(upward)] == [
-        "cwenv.runner.play",
-        "cwenv.runner.play.play_combat",
+        "cwenv.runner.task",
+        "cwenv.runner.task.play_combat",
     ]
     peer = imports_of("from cwenv.play.menu import label\n", "cwenv.runner.report", "z.py")
     assert layer_violations(peer)  # peers on one line do not import each other

@@ -16,7 +16,7 @@ from cwenv.agent_registry import make_agent
 from cwenv.content import load_scenario
 from cwenv.engine.narration import narrate_all
 from cwenv.model.types import Side
-from cwenv.play.session import DiceMode, PlaySession, SavedGame, load_saved
+from cwenv.play.table_game import DiceMode, PlaySession, SavedGame, load_saved
 from cwenv.play.tui import TerminalGame
 from cwenv.rules.dice import ScriptedDice
 from cwenv.yamlio import ConfigError

@@ -21,8 +21,8 @@ import cwenv.agent_registry as agent_registry
 from cwenv import rulesets
 from cwenv.agent import DecisionView, play_out, play_through
 from cwenv.ruleset import GameRecord, Ruleset
-from cwenv.runner.play import load, load_game, make_agents, play_game, record_of
 from cwenv.runner.seeds import side_rngs
+from cwenv.runner.task import load, load_game, make_agents, play_game, record_of
 from tests import dice_duel
 from tests.helpers import dump_db, run_cwenv
 

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from cwenv.agent_registry import make_agent
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.plan import TournamentConfig, build_plan
-from cwenv.runner.play import GameRecord, TaskResult
 from cwenv.runner.seeds import game_seed
 from cwenv.runner.store import Store
+from cwenv.runner.task import GameRecord, TaskResult
 from cwenv.runner.tournament import run_tournament
 from tests.test_runner_support import extra_agent, results, runner_app, stored_record
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from cwenv.runner.atomic import atomic_write_text
 from cwenv.runner.plan import TournamentConfig
-from cwenv.runner.play import GameRecord
 from cwenv.runner.replay import frames, marker, replay, source_from_db
+from cwenv.runner.task import GameRecord
 from cwenv.runner.tournament import run_tournament
 from tests.test_runner_support import results, runner_app, stored_record
 

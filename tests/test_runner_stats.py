@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cwenv.runner import SimulationConfig, game_seed, side_rngs, simulate, wilson_interval
-from cwenv.runner.play import GameTask, play_task
 from cwenv.runner.seeds import derive_seed
+from cwenv.runner.task import GameTask, play_task
 from tests.test_runner_support import runner_app
 
 

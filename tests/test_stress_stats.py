@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from cwenv.stress.stats import (
+from cwenv.stress.comparisons import (
     compare_paired,
     holm_significant,
     mcnemar_exact_p,

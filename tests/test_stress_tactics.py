@@ -18,7 +18,7 @@ import typer
 from typer.testing import CliRunner
 
 from agents.board import Board
-from agents.odds import weapon_estimate
+from agents.estimates import weapon_estimate
 from cwenv.agent import DecisionView
 from cwenv.content import load_scenario
 from cwenv.engine.actions import ActionKind, DecisionKind

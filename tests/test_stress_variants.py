@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from cwenv.cli.main import app
 from cwenv.rules.options import RuleOptions
 from cwenv.rules.variants import RULES_DIR, load_rule_variant, options_to_mapping
-from cwenv.runner.play import load_game, play_combat, record_of
 from cwenv.runner.seeds import game_seed
+from cwenv.runner.task import load_game, play_combat, record_of
 from cwenv.stress.readings import alternative_readings, write_reading_variants
 from cwenv.stress.variants import SweepConfig, VariantSweepError, build_sweep_plan, run_sweep
 

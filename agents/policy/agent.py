@@ -30,7 +30,7 @@ from cwenv.engine.actions import Action
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
     from cwenv.engine.state import Combat
-    from cwenv.envs.session import Session
+    from cwenv.envs.game_encoder import Session
 
 _BUNDLES: dict[Path, PolicyBundle] = {}
 _WARNED: set[tuple[str, str]] = set()
@@ -82,8 +82,8 @@ def fitted_session(bundle: PolicyBundle, game: Game) -> Session:
     """The env session through which ``bundle`` plays ``game``, or PolicyMismatchError."""
     from agents.policy.compat import unseen_members
     from cwenv.envs.errors import LimitError
+    from cwenv.envs.game_encoder import Session
     from cwenv.envs.observe import SHAPES
-    from cwenv.envs.session import Session
 
     m = bundle.manifest
     trained = f"trained on {m.scenario!r} with move_radius {m.training.move_radius}, " + (
@@ -202,13 +202,6 @@ class PolicyAgent:
         }
 
     score_kind = "Wahrscheinlichkeit"
-
-
-def check_fits(agents: Sequence[object], game: Game) -> None:
-    """Before a game starts: PolicyMismatchError if a policy agent cannot play ``game``."""
-    for agent in agents:
-        if isinstance(agent, PolicyAgent):
-            agent.prepare(game)
 
 
 def policy_agent(spec: str) -> PolicyAgent:

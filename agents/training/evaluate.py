@@ -16,7 +16,7 @@ from cwenv.agent_registry import make_agent
 from cwenv.engine.game import Game
 from cwenv.model.types import Side
 from cwenv.runner.seeds import game_seed, side_rngs
-from cwenv.runner.stats import wilson_interval
+from cwenv.runner.win_rates import wilson_interval
 
 EVAL_SEED = 90_210
 

@@ -50,13 +50,13 @@ def _size(shape: list[int]) -> int:
 
 
 def _check_agent(spec: str, game: Game | None, path: Location, where: Origin) -> list[ConfigIssue]:
-    from agents.policy.agent import check_fits
+    from agents.search import prepare_agents
     from cwenv.agent_registry import make_agent
 
     try:
         agent = make_agent(spec)
         if game is not None:
-            check_fits([agent], game)
+            prepare_agents([agent], game)
     except ValueError as exc:  # UnknownAgentError, ConfigError, BundleError
         return [where.issue(path, f"cannot use agent {spec!r}: {_reason(exc)}")]
     return []

@@ -77,11 +77,6 @@ def _compile(bm: BattleMap, b: int, steps: Steps) -> SightLine:
     )
 
 
-def line_steps(bm: BattleMap, a: int, b: int) -> Steps:
-    """The cells strictly between ``a`` and ``b`` as steps of one cell or a corner pair."""
-    return sight_line(bm, a, b).steps
-
-
 def _supercover(w: int, x0: int, y0: int, x1: int, y1: int) -> Steps:
     dx, dy = abs(x1 - x0), abs(y1 - y0)
     sx = 1 if x1 > x0 else -1

@@ -11,7 +11,7 @@ from rich.console import Console
 from agents.policy.bundle import BundleError
 from agents.search import prepare_agents
 from cwenv.agent_registry import UnknownAgentError
-from cwenv.play.session import HUMAN, DiceMode, PlaySession, SavedGame, load_game, read_saved
+from cwenv.play.table_game import HUMAN, DiceMode, PlaySession, SavedGame, load_game, read_saved
 from cwenv.play.tui import SAVE_SUFFIXES, Prompt, QuitRequested, TerminalGame
 from cwenv.yamlio import ConfigError
 

@@ -14,10 +14,10 @@ from cwenv import rulesets
 from cwenv.ruleset import Ruleset
 from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import ruleset_of
 from cwenv.runner.progress import progress_bar
 from cwenv.runner.simulate import SimulationConfig, prepare, simulate as run_simulation
-from cwenv.runner.stats import SimulationStats
+from cwenv.runner.task import ruleset_of
+from cwenv.runner.win_rates import SimulationStats
 
 
 def simulate(

@@ -30,8 +30,6 @@ class Return(NamedTuple):
 
 DONE = Return(None)
 
-Step = "Decision | Frame | Return"
-
 
 class Frame:
     __slots__ = ("stage",)

@@ -12,11 +12,7 @@ import numpy as np
 from cwenv.agent import DecisionView
 from cwenv.engine.state import Combat
 from cwenv.envs.errors import InvalidActionError, action_index
-from cwenv.envs.layout import DEFAULT_DRAG_RADIUS, DEFAULT_MOVE_RADIUS
-from cwenv.envs.opponents import OpponentSpec, opponent_factory
-from cwenv.envs.render import render_frame
-from cwenv.envs.rewards import RewardSpec, fighter_state
-from cwenv.envs.session import (
+from cwenv.envs.game_encoder import (
     DEFAULT_MAX_STEPS,
     DEFAULT_SCENARIO,
     SEED_BOUND,
@@ -25,6 +21,10 @@ from cwenv.envs.session import (
     Session,
     parse_side,
 )
+from cwenv.envs.layout import DEFAULT_DRAG_RADIUS, DEFAULT_MOVE_RADIUS
+from cwenv.envs.opponents import OpponentSpec, opponent_factory
+from cwenv.envs.render import render_frame
+from cwenv.envs.rewards import RewardSpec, fighter_state
 from cwenv.envs.spaces import action_space, observation_space
 from cwenv.invariants import present
 from cwenv.model.types import Side

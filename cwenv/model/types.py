@@ -281,14 +281,3 @@ class Cell(NamedTuple):
 
     x: int
     y: int
-
-
-def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Grid distance in metres: diagonal steps cost 1 m, like orthogonal ones (B01)."""
-    dx = a[0] - b[0]
-    dy = a[1] - b[1]
-    if dx < 0:
-        dx = -dx
-    if dy < 0:
-        dy = -dy
-    return dx if dx > dy else dy

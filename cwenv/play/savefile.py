@@ -2,7 +2,7 @@
 that name the file, line and field.
 
 A saved game is the list of decisions and typed dice that rebuilds a combat exactly (see
-:mod:`cwenv.play.session`). The ``cwenv_save`` field carries the format version; a file
+:mod:`cwenv.play.table_game`). The ``cwenv_save`` field carries the format version; a file
 without it was written before the field existed and has the same layout (format 1).
 """
 

@@ -15,7 +15,7 @@ from cwenv.engine.narration import narrate, rounds_text
 from cwenv.engine.state import Combat, IllegalActionError
 from cwenv.model.types import Condition, Side
 from cwenv.play.menu import label, split_menu
-from cwenv.play.session import DiceMode, PlayError, PlaySession
+from cwenv.play.table_game import DiceMode, PlayError, PlaySession
 from cwenv.yamlio import ConfigError
 
 SIDE_STYLE = {Side.RUNNER: "bold cyan", Side.GEGNER: "bold red", Side.NEUTRAL: "bold yellow"}

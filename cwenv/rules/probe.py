@@ -71,11 +71,6 @@ def volltreffer_qs(probenwert: int, roll: int, options: RuleOptions) -> int:
     return MAX_ORDINARY_QS
 
 
-def is_success(probenwert: int, roll: int) -> bool:
-    """P01 roll-under with P04's automatic failures at 19 and 20."""
-    return roll <= probenwert and roll < AUTO_FAIL_ROLL
-
-
 def resolve_probe(probenwert: int, d1: int, d2: int, options: RuleOptions) -> ProbeResult:
     """Resolve 2W10 against a Probenwert (P01, P04, P05, P06)."""
     roll = d1 + d2

@@ -14,10 +14,10 @@ one at any moment and running it again finishes the plan with every game exactly
 """
 
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import GameRecord, GameTask, play_task
 from cwenv.runner.seeds import game_seed, side_rngs
 from cwenv.runner.simulate import SimulationConfig, simulate
-from cwenv.runner.stats import SimulationStats, wilson_interval
+from cwenv.runner.task import GameRecord, GameTask, play_task
+from cwenv.runner.win_rates import SimulationStats, wilson_interval
 
 __all__ = [
     "GameRecord",

@@ -1,6 +1,6 @@
 """Where games run: in this process, in worker processes, or as Ray tasks.
 
-Every backend yields :class:`~cwenv.runner.play.TaskResult` objects as games finish, in no
+Every backend yields :class:`~cwenv.runner.task.TaskResult` objects as games finish, in no
 particular order; the caller (one writer in the main process) stores them. Because each game
 is a pure function of its task, results are the same for every backend and job count.
 """
@@ -14,13 +14,14 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import GameTask, TaskResult, play_batch, play_task
+from cwenv.runner.task import GameTask, TaskResult, play_batch, play_task
 
 BACKENDS: tuple[str, ...] = ("local", "ray")
 
 
 MAX_JOBS = 256
 """Most worker processes a run may ask for (each is a whole Python interpreter)."""
+
 
 def chunked(tasks: Sequence[GameTask], size: int) -> list[list[GameTask]]:
     return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]

@@ -22,7 +22,7 @@ from cwenv.runner.hashing import content_hash
 if TYPE_CHECKING:
     from cwenv.ruleset import Ruleset
     from cwenv.runner.plan import AgentInfo
-    from cwenv.runner.play import LoadedGame
+    from cwenv.runner.task import LoadedGame
 
 
 class ContentChangedError(RunnerError):
@@ -64,7 +64,7 @@ def game_content_hash(loaded: LoadedGame, rules: str | None) -> str:
 def scenario_content(spec: str, game: Any, rules: str | None = None) -> ScenarioContent:
     """The parts of ``game`` (loaded from scenario ``spec`` with variant ``rules``) hashed,
     with the file each part is read from."""
-    from cwenv.runner.play import LoadedGame, ruleset_and_scenario
+    from cwenv.runner.task import LoadedGame, ruleset_and_scenario
 
     ruleset, scenario = ruleset_and_scenario(spec)
     parts = part_hashes(LoadedGame(ruleset, game, spec))
@@ -77,7 +77,7 @@ def scenario_changes(
 ) -> list[str]:
     """One line per part of ``scenario`` (of ``ruleset``, default: the scenario's) that
     differs between ``old`` and ``new``."""
-    from cwenv.runner.play import ruleset_of
+    from cwenv.runner.task import ruleset_of
 
     describe = (ruleset or ruleset_of(scenario)).describe_part
     old_parts: dict[str, str] = dict(old.get("parts", {}))

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import ruleset_of
 from cwenv.runner.ratings import scenario_label, winner_agent
 from cwenv.runner.store import Store, StoredGame
+from cwenv.runner.task import ruleset_of
 
 RESULTS = ("runner", "gegner", "draw", "played", "unplayed")
 """Values of the result filter: who won, a draw, or whether the game was played at all."""

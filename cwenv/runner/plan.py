@@ -20,7 +20,8 @@ from cwenv.ruleset import Ruleset
 from cwenv.runner.content import ScenarioContent, scenario_content
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import content_hash
-from cwenv.runner.play import (
+from cwenv.runner.seeds import game_seed
+from cwenv.runner.task import (
     GameTask,
     check_fit,
     game_rules,
@@ -31,7 +32,6 @@ from cwenv.runner.play import (
     resolve_source,
     split_restriction,
 )
-from cwenv.runner.seeds import game_seed
 
 
 @dataclass(frozen=True)

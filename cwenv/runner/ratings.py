@@ -16,9 +16,9 @@ from typing import Any
 
 from cwenv.ruleset import seat_of
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import ruleset_of
-from cwenv.runner.stats import wilson_interval
 from cwenv.runner.store import StoredGame
+from cwenv.runner.task import ruleset_of
+from cwenv.runner.win_rates import wilson_interval
 
 
 @dataclass(frozen=True)

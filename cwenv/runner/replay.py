@@ -18,7 +18,9 @@ from rich.text import Text
 from cwenv.engine import events as ev
 from cwenv.model.types import Side
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import (
+from cwenv.runner.ratings import scenario_label
+from cwenv.runner.store import Store
+from cwenv.runner.task import (
     GameRecord,
     load_game,
     play_combat,
@@ -26,8 +28,6 @@ from cwenv.runner.play import (
     resolve_source,
     rules_fingerprint,
 )
-from cwenv.runner.ratings import scenario_label
-from cwenv.runner.store import Store
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
@@ -165,7 +165,7 @@ def source_from_scenario(
     """A game given by scenario, agents and dice seed (as ``cwenv simulate`` plays it)."""
     rules_spec = resolve_source(rules) if rules is not None else None
     game = load_game(resolve_source(scenario), rules_spec)
-    from cwenv.runner.play import make_agents
+    from cwenv.runner.task import make_agents
 
     make_agents(runners, nscs)
     label = f"{scenario} · Runner: {runners} · NSC: {nscs} · Seed {seed}"

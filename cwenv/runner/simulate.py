@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from cwenv.runner.backends import run_tasks
 from cwenv.runner.errors import RunnerError
-from cwenv.runner.play import (
+from cwenv.runner.seeds import game_seed
+from cwenv.runner.task import (
     GameTask,
     check_fit,
     load,
@@ -15,8 +16,7 @@ from cwenv.runner.play import (
     resolve_scenario,
     resolve_source,
 )
-from cwenv.runner.seeds import game_seed
-from cwenv.runner.stats import SimulationStats
+from cwenv.runner.win_rates import SimulationStats
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from cwenv.runner.database import DatabaseError, guard
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import canonical_json
 from cwenv.runner.plan import Plan, PlannedGame, run_key
-from cwenv.runner.play import GameRecord, TaskResult
+from cwenv.runner.task import GameRecord, TaskResult
 
 SCHEMA_VERSION = database.FORMAT
 """The results format written (``meta.schema``); older ones are migrated, newer refused."""

@@ -20,9 +20,9 @@ from cwenv.runner.atomic import atomic_write_text
 from cwenv.runner.backends import BACKENDS, run_tasks
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.plan import Plan, PlannedGame, TournamentConfig, build_plan
-from cwenv.runner.play import GameTask, TaskResult, resolve_scenario
 from cwenv.runner.ratings import standings_json
 from cwenv.runner.store import Conflict, Store, StoredGame
+from cwenv.runner.task import GameTask, TaskResult, resolve_scenario
 
 
 @dataclass

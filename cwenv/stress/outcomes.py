@@ -16,9 +16,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from cwenv.runner.play import GameRecord
-from cwenv.runner.stats import Z95, wilson_interval
-from cwenv.stress.stats import compare_paired, holm_significant, normal_two_sided_p
+from cwenv.runner.task import GameRecord
+from cwenv.runner.win_rates import Z95, wilson_interval
+from cwenv.stress.comparisons import compare_paired, holm_significant, normal_two_sided_p
 
 
 @dataclass(frozen=True)

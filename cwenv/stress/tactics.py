@@ -35,7 +35,8 @@ from cwenv.runner.content import scenario_content
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import canonical_json, content_hash
 from cwenv.runner.plan import Plan, PlannedGame, TournamentConfig, agent_info, planned_game
-from cwenv.runner.play import (
+from cwenv.runner.store import Conflict, Store, StoredGame
+from cwenv.runner.task import (
     RESTRICT,
     check_fit,
     game_rules,
@@ -44,7 +45,6 @@ from cwenv.runner.play import (
     resolve_scenario,
     resolve_source,
 )
-from cwenv.runner.store import Conflict, Store, StoredGame
 from cwenv.stress.tactics_rows import TacticRow, analyse
 
 __all__ = [

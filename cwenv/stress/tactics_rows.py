@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cwenv.runner.play import resolve_scenario
-from cwenv.runner.stats import Z95, wilson_interval
 from cwenv.runner.store import StoredGame
-from cwenv.stress.stats import Difference, compare_paired, holm_significant
+from cwenv.runner.task import resolve_scenario
+from cwenv.runner.win_rates import Z95, wilson_interval
+from cwenv.stress.comparisons import Difference, compare_paired, holm_significant
 
 if TYPE_CHECKING:
     from cwenv.stress.tactics import TacticsConfig

@@ -23,9 +23,9 @@ from cwenv.runner.content import ScenarioContent, scenario_content
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.hashing import canonical_json, content_hash
 from cwenv.runner.plan import AgentInfo, Plan, PlannedGame, TournamentConfig, agent_info
-from cwenv.runner.play import GameRecord, load_game, resolve_source, rules_fingerprint
 from cwenv.runner.seeds import game_seed
 from cwenv.runner.store import Conflict, Store
+from cwenv.runner.task import GameRecord, load_game, resolve_source, rules_fingerprint
 from cwenv.runner.tournament import _play as play_into_store, config_path
 
 

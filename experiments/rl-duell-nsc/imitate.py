@@ -33,7 +33,7 @@ from agents.training.train import RUNS, _policy_kwargs, git_revision, save_check
 from cwenv.agent import DecisionView
 from cwenv.agent_registry import make_agent
 from cwenv.content import load_scenario
-from cwenv.envs.session import Session
+from cwenv.envs.game_encoder import Session
 from cwenv.model.types import Side
 from cwenv.runner.seeds import game_seed, side_rngs
 

@@ -17,8 +17,8 @@ import json
 import math
 from pathlib import Path
 
-from cwenv.runner.stats import wilson_interval
-from cwenv.stress.stats import compare_unpaired
+from cwenv.runner.win_rates import wilson_interval
+from cwenv.stress.comparisons import compare_unpaired
 
 HERE = Path(__file__).resolve().parent
 DOCTRINES = ("stuermer", "taktiker", "schuetze")

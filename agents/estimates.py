@@ -43,9 +43,6 @@ class Estimate:
         return self.damage + ko_bonus * self.ko
 
 
-NO_ESTIMATE = Estimate(0.0, 0.0, 0.0)
-
-
 # -- damage -------------------------------------------------------------------------------
 @lru_cache(maxsize=4096)
 def _damage_sums(dice: int, offset: int, floor: bool) -> tuple[tuple[int, float], ...]:

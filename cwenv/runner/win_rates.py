@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cwenv.runner.play import GameRecord
+from cwenv.runner.task import GameRecord
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 

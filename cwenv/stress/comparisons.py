@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cwenv.runner.stats import Z95, wilson_interval
+from cwenv.runner.win_rates import Z95, wilson_interval
 
 
 @dataclass(frozen=True)
