@@ -1,8 +1,9 @@
 """A per-decision snapshot of the combat for the doctrines, with the engine's own rule helpers.
 
-The engine's helpers that agents need (``check_parts``, ``cover_against``,
-``reaction_choices``, ``armour_after_mode``, ``defence_values``) take a ``Combat`` but read
-only a handful of its attributes. A :class:`Board` carries exactly those attributes, built
+The engine's pure helpers that agents need (``check_parts``, ``cover_against``,
+``reaction_choices``, ``armour_after_mode``, ``defence_values``, ``plan_attack``,
+``area_targets``) take a :class:`~cwenv.engine.view.CombatView`, the handful of a combat's
+attributes they read. A :class:`Board` satisfies it structurally, built
 from the read-only :class:`~cwenv.agent.DecisionView`, so agents use the engine's rules
 instead of re-implementing them and never touch the live combat. Results that do not change
 within one decision are cached on the board.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 import weakref
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from cwenv.agent import DecisionView
 from cwenv.battlemap.grid import BattleMap, Terrain
@@ -28,7 +29,6 @@ from cwenv.model.types import CheckValue, CoverLevel, Side
 if TYPE_CHECKING:
     from agents.estimates import Estimate
     from cwenv.engine.events import Event
-    from cwenv.engine.state import Combat
     from cwenv.rules.options import RuleOptions
 
 # Both caches hold their map weakly: keyed by the map object itself, an entry dies with its
@@ -118,8 +118,8 @@ def cover_cells(bm: BattleMap) -> frozenset[int]:
 class Board:
     """What one decision sees: fighters, map, options, and an occupancy table.
 
-    Quacks like the parts of ``Combat`` that the engine's rule helpers read (``options``,
-    ``bm``, ``opaque``, ``occupant``, ``fighters``).
+    A :class:`~cwenv.engine.view.CombatView` (``options``, ``bm``, ``opaque``,
+    ``occupant``, ``fighters``): the engine's rule helpers take the board itself.
     """
 
     __slots__ = (
@@ -192,12 +192,6 @@ class Board:
             self._events = tuple(self.view.events)
         return self._events
 
-    @property
-    def combat(self) -> Combat:
-        """This board, typed as the Combat the engine helpers expect (they read only the
-        attributes a board has)."""
-        return cast("Combat", self)
-
     # -- check values ------------------------------------------------------------------
     def check_value(
         self,
@@ -213,16 +207,14 @@ class Board:
         key = (f.idx, int(check), attack + 2 * reaction + 4 * defence)
         hit = self._checks.get(key)
         if hit is None:
-            parts = check_parts(
-                self.combat, f, check, attack=attack, reaction=reaction, defence=defence
-            )
+            parts = check_parts(self, f, check, attack=attack, reaction=reaction, defence=defence)
             hit = sum(v for _, v in parts)
             self._checks[key] = hit
         return hit
 
     def can_react(self, f: FighterState) -> bool:
         """R01, M05: ``f`` could pay for a defence now (a reaction, or Mumm)."""
-        return bool(reaction_choices(self.combat, f))
+        return bool(reaction_choices(self, f))
 
     # -- geometry ----------------------------------------------------------------------
     def dist(self, a: int, b: int) -> int:
@@ -234,7 +226,7 @@ class Board:
     def cover_now(self, attacker: FighterState, target: FighterState, area: bool) -> CoverLevel:
         """Exact cover of ``target`` against a ranged attack from ``attacker`` where it
         stands (C01–C05, R06, X25: terrain and living cover)."""
-        return cover_against(self.combat, attacker, target, ranged=True, area=area).level
+        return cover_against(self, attacker, target, ranged=True, area=area).level
 
     def terrain_cover_at(self, src: int, target: FighterState) -> CoverLevel:
         """Terrain cover of ``target`` against fire from cell ``src`` (C01, C02; living

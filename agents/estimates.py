@@ -138,7 +138,7 @@ def damage_profile(
     flat: int = 0,
 ) -> DamageProfile:
     opts = board.options
-    armour = armour_after_mode(board.combat, target.spec.armour + target.armour_bonus, mode)
+    armour = armour_after_mode(board, target.spec.armour + target.armour_bonus, mode)
     return DamageProfile(
         bonus,
         armour,
@@ -207,7 +207,7 @@ def defence_value(
     free = mode is AttackMode.MANEUVER and board.options.maneuver_reaction_cost == 0
     value: int | None = None
     if board.can_react(t) or (free and t.standing):
-        values = defence_values(board.combat, mode, a, index)
+        values = defence_values(board, mode, a, index)
         value = max(board.check_value(t, v, reaction=True, defence=True) for v in values)
     memo[key] = value
     return value
@@ -232,7 +232,7 @@ def weapon_attack_value(
     if src is None:
         if not ranged and not board.sight(pos, t.pos):
             return None
-        plan = plan_attack(board.combat, a, t, AttackMode.WEAPON, wi)
+        plan = plan_attack(board, a, t, AttackMode.WEAPON, wi)
         if plan.cover.level is CoverLevel.FULL:
             return None
         return plan.probenwert, plan.aim_qs
@@ -344,7 +344,7 @@ def hack_estimate(
     h: HackSpec = a.spec.hacks[hi]
     if board.dist(a.pos, t.pos) > h.range_m:
         return None
-    plan = plan_attack(board.combat, a, t, AttackMode.HACK, hi)
+    plan = plan_attack(board, a, t, AttackMode.HACK, hi)
     if plan.cover.level is CoverLevel.FULL:
         return None
     pw = plan.probenwert
@@ -360,7 +360,7 @@ def maneuver_chance(
 ) -> float:
     """P(success) of a Kampfmanöver: its attack value (``plan_attack``: Kampfkunst, K01/K03's
     −2, conditions) against the target's Kampfkunst defence (A03, X22)."""
-    pw = plan_attack(board.combat, a, t, AttackMode.MANEUVER, int(m)).probenwert + pw_delta
+    pw = plan_attack(board, a, t, AttackMode.MANEUVER, int(m)).probenwert + pw_delta
     dpw = defence_value(board, t, AttackMode.MANEUVER, a, int(m))
     return odds(board.options, pw, dpw).hit
 

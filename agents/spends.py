@@ -82,7 +82,7 @@ def _attack_pw(board: Board, info: AttackInfo) -> int:
         if av is not None:
             return av[0]
     mode = AttackMode.WEAPON if info.mode is AttackMode.BLOCKADE else info.mode
-    return plan_attack(board.combat, me, t, mode, info.index).probenwert
+    return plan_attack(board, me, t, mode, info.index).probenwert
 
 
 def pre_check(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action | None:
@@ -128,7 +128,7 @@ def _my_defence_pw(board: Board, info: AttackInfo) -> int:
     """The Probenwert of the defence I declared (the best value for this attack, A03)."""
     a = board.fighters[info.attacker]
     mode = AttackMode.WEAPON if info.mode is AttackMode.BLOCKADE else info.mode
-    values = defence_values(board.combat, mode, a, info.index)
+    values = defence_values(board, mode, a, info.index)
     return max(board.check_value(board.me, v, reaction=True, defence=True) for v in values)
 
 

@@ -42,7 +42,7 @@ def attack_value(doc: Doctrine, board: Board, a: Action) -> float:
     ko = doc.config.ko_bonus
     if w.area_radius > 0:
         total = 0.0
-        hits = area_targets(board.combat, t.pos, w.area_radius, w.durchdringung)
+        hits = area_targets(board, t.pos, w.area_radius, w.durchdringung)
         for idx in hits:
             g = board.fighters[idx]
             est = weapon_estimate(board, me, g, a.index)

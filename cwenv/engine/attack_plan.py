@@ -20,7 +20,7 @@ from cwenv.rules.options import AreaCover, MeleeDefence
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
-    from cwenv.engine.state import Combat
+    from cwenv.engine.view import CombatView
 
 
 class AttackMode(IntEnum):
@@ -52,7 +52,7 @@ def area_radius(attacker: FighterState, mode: AttackMode, index: int) -> int:
     return 0
 
 
-def area_targets(c: Combat, centre: int, radius: int, durchdringung: bool) -> tuple[int, ...]:
+def area_targets(c: CombatView, centre: int, radius: int, durchdringung: bool) -> tuple[int, ...]:
     """Fighters an area attack reaches: inside the radius, not behind full massive cover
     from the centre unless the effect has Durchdringung (C01, C03)."""
     out = []
@@ -66,7 +66,7 @@ def area_targets(c: Combat, centre: int, radius: int, durchdringung: bool) -> tu
 
 
 def defence_values(
-    c: Combat, mode: AttackMode, attacker: FighterState, index: int
+    c: CombatView, mode: AttackMode, attacker: FighterState, index: int
 ) -> tuple[CheckValue, ...]:
     """A03, X21: weapons → Ausweichen (melee also Kampfkunst under X21), hacks → Firewall,
     Kampfmanöver → Kampfkunst (X22)."""
@@ -100,7 +100,7 @@ class AttackPlan(NamedTuple):
 
 
 def plan_attack(
-    c: Combat, a: FighterState, t: FighterState, mode: AttackMode, index: int
+    c: CombatView, a: FighterState, t: FighterState, mode: AttackMode, index: int
 ) -> AttackPlan:
     """The attack value's parts (A01): skill and conditions, the weapon's modifier, range,
     cover (C01–C04, R06), Zielen (H11, X03), a disarmed NSC's −2 (K01), manoeuvre

@@ -22,6 +22,7 @@ from cwenv.rules.probe import ProbeResult, forced_volltreffer, resolve_probe
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
+    from cwenv.engine.view import CombatView
 
 Parts = tuple[tuple[str, int], ...]
 
@@ -29,7 +30,7 @@ ACTIONBONUS = 2
 """P03: the Tycoon may grant +2 (never more) for a spectacular action."""
 
 
-def mumm_problem(c: Combat, f: FighterState, cost: int) -> str | None:
+def mumm_problem(c: CombatView, f: FighterState, cost: int) -> str | None:
     """Why ``f`` may not pay ``cost`` Mumm now (M01–M09, M11, X10, X11), None if it may."""
     if f.dead:
         return "the fighter is dead"
@@ -62,7 +63,7 @@ def spend_mumm(c: Combat, f: FighterState, spend: MummSpend) -> None:
 
 
 def check_parts(
-    c: Combat,
+    c: CombatView,
     f: FighterState,
     check: CheckValue,
     *,

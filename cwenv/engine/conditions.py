@@ -18,6 +18,7 @@ from cwenv.rules.options import BenommenReactions, ShakeTiming
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
+    from cwenv.engine.view import CombatView
 
 
 SUBSTITUTE: dict[Condition, Condition] = {
@@ -63,7 +64,7 @@ def can_use_reaction(c: Combat, f: FighterState) -> bool:
     return react_problem(c, f) is None
 
 
-def react_problem(c: Combat, f: FighterState) -> str | None:
+def react_problem(c: CombatView, f: FighterState) -> str | None:
     """Why ``f`` cannot react at all (R01, X24), None when it can."""
     if not f.standing:
         return "the fighter is not standing"
@@ -74,7 +75,7 @@ def react_problem(c: Combat, f: FighterState) -> str | None:
     return None
 
 
-def reaction_problem(c: Combat, f: FighterState, with_mumm: int) -> str | None:
+def reaction_problem(c: CombatView, f: FighterState, with_mumm: int) -> str | None:
     """Why ``f`` cannot pay for a reaction this way (0: one of the round's reactions,
     1: Mumm, M05, only once none is left), None when it can."""
     problem = react_problem(c, f)
@@ -88,7 +89,7 @@ def reaction_problem(c: Combat, f: FighterState, with_mumm: int) -> str | None:
     return None if spend is None else f"an extra reaction (M05): {spend}"
 
 
-def reaction_choices(c: Combat, f: FighterState) -> tuple[int, ...]:
+def reaction_choices(c: CombatView, f: FighterState) -> tuple[int, ...]:
     """Ways to pay for a reaction: 0 = one of the round's reactions, 1 = Mumm (M05)."""
     if reaction_problem(c, f, 0) is None:
         return (0,)

@@ -15,7 +15,7 @@ from cwenv.rules.options import LivingCoverStacking
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
-    from cwenv.engine.state import Combat
+    from cwenv.engine.view import CombatView
 
 
 class Cover(NamedTuple):
@@ -30,7 +30,9 @@ class Cover(NamedTuple):
 NO_COVER = Cover(CoverLevel.NONE, False, -1, CoverLevel.NONE)
 
 
-def living_cover(c: Combat, attacker: FighterState, target: FighterState) -> tuple[CoverLevel, int]:
+def living_cover(
+    c: CombatView, attacker: FighterState, target: FighterState
+) -> tuple[CoverLevel, int]:
     """C04: the best cover a creature in the line of fire gives the target.
 
     A comrade of the attacker gives half, an enemy of the attacker three-quarter, a neutral
@@ -68,7 +70,7 @@ def living_cover(c: Combat, attacker: FighterState, target: FighterState) -> tup
 
 
 def cover_against(
-    c: Combat, attacker: FighterState, target: FighterState, *, ranged: bool, area: bool = False
+    c: CombatView, attacker: FighterState, target: FighterState, *, ranged: bool, area: bool = False
 ) -> Cover:
     """The cover ``target`` has against ``attacker`` (C01–C04, R06, X23, X25, X26).
 
@@ -99,7 +101,7 @@ def cover_against(
     return Cover(_prone(c, target, tc), False, -1, tc)
 
 
-def _prone(c: Combat, target: FighterState, level: CoverLevel) -> CoverLevel:
+def _prone(c: CombatView, target: FighterState, level: CoverLevel) -> CoverLevel:
     """R06: lying prone in half cover counts as three-quarter (X23: three-quarter may become
     full). Applies to whatever cover the target has, terrain or living."""
     if not target.prone:

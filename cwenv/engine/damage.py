@@ -25,6 +25,7 @@ from cwenv.rules.options import (
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
+    from cwenv.engine.view import CombatView
 
 from cwenv.engine.conditions import gain_condition, lose_condition
 
@@ -52,7 +53,7 @@ def zehrend_damage(
     )
 
 
-def armour_after_mode(c: Combat, armour: int, mode: ArmourMode) -> int:
+def armour_after_mode(c: CombatView, armour: int, mode: ArmourMode) -> int:
     """Effective armour per roll: brechend halves it (D01, X08), direkt ignores it (D02)."""
     if mode is ArmourMode.DIREKT:
         return 0
