@@ -126,7 +126,7 @@ class BattleMap:
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     # Lines of fire depend only on geometry, so every combat on this map shares them.
     line_cache: dict[int, SightLine] = field(init=False, repr=False, default_factory=dict)
-    # Terrain steps per movement profile (paths.py), likewise shared.
+    # Terrain steps per movement profile (steps.py), likewise shared.
     edge_cache: dict[object, object] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:

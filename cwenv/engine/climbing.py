@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cwenv.battlemap.paths import StepKind, terrain_edges
+from cwenv.battlemap.steps import StepKind, terrain_edges
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.frames import DONE, Frame, Return

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cwenv.battlemap.paths import Route, StepKind
+from cwenv.battlemap.paths import Route
+from cwenv.battlemap.steps import StepKind
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import check

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap.grid import Terrain
-from cwenv.battlemap.paths import MoveProfile
+from cwenv.battlemap.steps import MoveProfile
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.conditions import (

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cwenv.battlemap.paths import NO_REACH, MoveProfile, Reach, has_difficult_terrain, reachable
+from cwenv.battlemap.paths import NO_REACH, Reach, reachable
+from cwenv.battlemap.steps import MoveProfile, has_difficult_terrain
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm

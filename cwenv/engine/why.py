@@ -209,7 +209,7 @@ def _mumm_shake_problem(f: FighterState, a: Action) -> str | None:
 
 def _move_problem(c: Combat, f: FighterState, a: Action, turn: TurnFrame) -> str | None:
     """B01, H07: where the fighter's movement search cannot take it."""
-    from cwenv.battlemap.paths import has_difficult_terrain
+    from cwenv.battlemap.steps import has_difficult_terrain
     from cwenv.engine.turn import move_search
 
     left = turn.move_left(c, f)

@@ -1,0 +1,157 @@
+"""Steps on the grid (B01–B04, B06): what one step out of a cell costs and what kind it is.
+
+A step is a walk to a neighbour (B01), a climb (B03), a swim (B04), a jump over a gap
+(B02) or a drop (B06). Terrain steps depend only on the map and the fighter's jump and
+drop distances (its :class:`MoveProfile`), so they are computed once per map and profile,
+kept in the map's ``edge_cache`` and shared by all combats; fighters and doors are checked
+by the search (:mod:`cwenv.battlemap.paths`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from cwenv.battlemap.grid import BattleMap, Terrain
+from cwenv.invariants import InvariantError
+
+
+class StepKind(IntEnum):
+    NORMAL = 0
+    CLIMB = 1  # B03
+    SWIM = 2  # B04
+    JUMP = 3  # B02 beyond the free distance
+    DROP = 4  # B06 deeper than the absorbed height
+
+
+DIFFICULT_KINDS = (StepKind.CLIMB, StepKind.SWIM, StepKind.JUMP, StepKind.DROP)
+KINDS = len(StepKind)
+"""Step kinds: a search state is ``cell * KINDS + kind``."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveProfile:
+    """What decides a fighter's step costs.
+
+    ``free_jump`` and ``free_drop`` are half Bewegung (min. 1 m) (B02, B06); ``slow_cost``
+    is the metres one metre of climbing or swimming costs (2: half speed, B03, B04).
+    """
+
+    free_jump: int
+    free_drop: int
+    slow_cost: int = 2
+    max_jump: int = 12
+
+
+Edge = tuple[int, int, int, int]  # (to, metres, StepKind, drop)
+
+
+def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, ...]:
+    """Every step out of ``a`` that terrain allows (fighters and doors are checked later)."""
+    terrain, elev, xs, ys, w = bm.terrain, bm.elevation, bm.xs, bm.ys, bm.width
+    out: list[Edge] = []
+    ea = elev[a]
+    in_water = terrain[a] is Terrain.WATER
+    ax, ay = xs[a], ys[a]
+
+    def wall(cell: int) -> bool:
+        t = terrain[cell]
+        return not t.standable and t is not Terrain.DOOR_CLOSED
+
+    for n in bm.neighbours[a]:
+        if wall(n):
+            continue
+        nx, ny = xs[n], ys[n]
+        if nx != ax and ny != ay and wall(ay * w + nx) and wall(ny * w + ax):
+            continue  # no squeezing diagonally between two obstacles
+        dh = elev[n] - ea
+        if in_water or terrain[n] is Terrain.WATER:
+            if dh <= 1:
+                out.append((n, profile.slow_cost, StepKind.SWIM, 0))
+            continue
+        if -profile.free_drop <= dh <= 1:
+            out.append((n, 1, StepKind.NORMAL, 0))
+        elif dh > 1:
+            if terrain[n] is Terrain.CLIMB:
+                out.append((n, profile.slow_cost * dh, StepKind.CLIMB, 0))
+        else:
+            out.append((n, 1, StepKind.DROP, -dh))
+    # Jumps over gaps (B02): a straight line over cells more than 1 m below the take-off.
+    for n in bm.neighbours[a]:
+        if elev[n] >= ea - 1 or terrain[n] is Terrain.WALL:
+            continue
+        dx, dy = xs[n] - ax, ys[n] - ay
+        gap = 1
+        x, y = xs[n], ys[n]
+        while gap <= profile.max_jump:
+            x += dx
+            y += dy
+            if not (0 <= x < bm.width and 0 <= y < bm.height):
+                break
+            c = y * w + x
+            if terrain[c] is Terrain.WALL or terrain[c] is Terrain.DOOR_CLOSED:
+                break
+            if elev[c] < ea - 1:
+                gap += 1
+                continue
+            if terrain[c].standable and -profile.free_drop <= elev[c] - ea <= 1:
+                kind = StepKind.NORMAL if gap <= profile.free_jump else StepKind.JUMP
+                out.append((c, gap + 1, kind, 0))
+            break
+    return tuple(out)
+
+
+def terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, ...]:
+    """Every step out of ``a`` that terrain allows (cached per map and profile)."""
+    table = edge_table(bm, profile)
+    edges = table[a]
+    if edges is None:
+        edges = table[a] = _terrain_edges(bm, a, profile)
+    return edges
+
+
+def edge_table(bm: BattleMap, profile: MoveProfile) -> list[tuple[Edge, ...] | None]:
+    """The map's per-cell step lists for ``profile`` (None: not computed yet)."""
+    tables = bm.edge_cache
+    table = tables.get(profile)
+    if table is None:
+        table = [None] * bm.size
+        tables[profile] = table
+    return table  # type: ignore[return-value]
+
+
+FreeEdges = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+"""Free steps out of a cell: the one-metre steps (to), then the free jumps (to, metres)."""
+
+
+def free_table(bm: BattleMap, profile: MoveProfile) -> list[FreeEdges | None]:
+    """The map's per-cell free steps for ``profile`` (None: not computed yet)."""
+    key = ("free", profile)
+    table = bm.edge_cache.get(key)
+    if table is None:
+        table = [None] * bm.size
+        bm.edge_cache[key] = table
+    return table  # type: ignore[return-value]
+
+
+def free_edges(bm: BattleMap, cell: int, profile: MoveProfile) -> FreeEdges:
+    """The free steps out of ``cell`` (B01, B02's free jump, B06's absorbed drop)."""
+    edges = [(to, cost) for to, cost, kind, _ in _terrain_edges(bm, cell, profile) if not kind]
+    # _terrain_edges lists the one-metre steps before the jumps (two metres or more), so
+    # relaxing the two groups in turn keeps the search's order and its tie-breaks.
+    ones = tuple(to for to, cost in edges if cost == 1)
+    if any(cost == 1 for _, cost in edges[len(ones) :]):
+        raise InvariantError(f"cell {cell}: a one-metre step listed after a jump")
+    return ones, tuple(edges[len(ones) :])
+
+
+def has_difficult_terrain(bm: BattleMap) -> bool:
+    """Whether any Schwierige Bewegung is possible on this map (water, ledges, drops)."""
+    cached = bm.edge_cache.get("difficult")
+    if cached is None:
+        terrain, elev = bm.terrain, bm.elevation
+        cached = any(t is Terrain.WATER or t is Terrain.CLIMB for t in terrain) or any(
+            abs(elev[a] - elev[b]) > 1 for a in range(bm.size) for b in bm.neighbours[a]
+        )
+        bm.edge_cache["difficult"] = cached
+    return bool(cached)
