@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cwenv.rules.checklist import CHECKLIST, COMBAT_SECTIONS
-from cwenv.rules.options import option_table
+from cwenv.rules.options import SECTIONS, option_table
 
 ID_PATTERN = re.compile(r"\b([PMIHBRAKCDZXO]\d\d)\b")
 RANGE_PATTERN = re.compile(r"\b([PMIHBRAKCDZXO])(\d\d)\s*[–-]\s*(?:\1)?(\d\d)\b")
@@ -122,17 +122,28 @@ def render(cov: Coverage) -> str:
         "",
         "Each X-question is a field of `cwenv.rules.options.RuleOptions`; a rule variant in",
         "`configs/rules/` overrides fields (`cwenv rules show VARIANT`). Defaults marked (text)",
-        "in the checklist follow the book's own example.",
-        "",
-        "| X | Option | Default | Why | Alternatives | Tests |",
-        "|---|---|---|---|---|---|",
+        "in the checklist follow the book's own example. The options are declared by checklist",
+        "section, one module of `cwenv/rules/options/` each: a new option goes into the section",
+        "of the rule it reads.",
     ]
-    for row in option_table():
-        tests = _cell(cov.tested.get(row.x, ()), 2) if row.x in CHECKLIST else "—"
-        out.append(
-            f"| {row.x} | `{row.name}` | {row.default} | {row.why.replace('|', '/')} "
-            f"| {row.alternatives.replace('|', '/')} | {tests} |"
-        )
+    rows = option_table()
+    for options in SECTIONS:
+        module = options.__module__.replace(".", "/")
+        out += [
+            "",
+            f"### {options.SECTION} — {options.TITLE} (`{module}.py`)",
+            "",
+            "| X | Option | Default | Why | Alternatives | Tests |",
+            "|---|---|---|---|---|---|",
+        ]
+        for row in rows:
+            if row.section != options.SECTION:
+                continue
+            tests = _cell(cov.tested.get(row.x, ()), 2) if row.x in CHECKLIST else "—"
+            out.append(
+                f"| {row.x} | `{row.name}` | {row.default} | {row.why.replace('|', '/')} "
+                f"| {row.alternatives.replace('|', '/')} | {tests} |"
+            )
     outside = [r for r in CHECKLIST if r.startswith("O")]
     out += [
         "",

@@ -1,0 +1,31 @@
+"""K — Kampfmanöver: the rule options of this checklist section.
+
+Kampfmanöver (K01–K05): the defence's cost, damage, Entwaffnen's penalty.
+A new option that reads a rule of this section goes here, in X order, documented with
+:func:`~cwenv.rules.options.documented.documented` (``docs/rules.md`` lists it under this
+section after ``cwenv rules doc``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cwenv.rules.options.documented import Section, documented
+
+
+@dataclass(frozen=True)
+class ManeuverOptions(Section):
+    """The K section of :class:`~cwenv.rules.options.RuleOptions` (Kampfmanöver)."""
+
+    __slots__ = ()
+    SECTION: ClassVar[str] = "K"
+    TITLE: ClassVar[str] = "Kampfmanöver"
+
+    maneuver_reaction_cost: int = documented(1, "X22", "A defence costs one reaction (A02).", "0")
+    maneuver_damage: bool = documented(
+        False, "X22", "K lists effects only; no manoeuvre states damage.", "true"
+    )
+    entwaffnen_nsc_penalty: int = documented(
+        2, "X22", "K01: NSCs get −2 on attack and damage for the rest of the fight.", "int"
+    )

@@ -1,0 +1,70 @@
+"""B — Bewegung: the rule options of this checklist section.
+
+Moving (B01–B06): Bewegung, climbing, swimming, falls and drops, halved movement.
+A new option that reads a rule of this section goes here, in X order, documented with
+:func:`~cwenv.rules.options.documented.documented` (``docs/rules.md`` lists it under this
+section after ``cwenv rules doc``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cwenv.model.types import ArmourMode, Skill
+from cwenv.rules.options.documented import Section, documented
+from cwenv.rules.readings import (
+    DropAbsorbed,
+    ProneMovement,
+    Rounding,
+)
+
+
+@dataclass(frozen=True)
+class MovementOptions(Section):
+    """The B section of :class:`~cwenv.rules.options.RuleOptions` (Bewegung)."""
+
+    __slots__ = ()
+    SECTION: ClassVar[str] = "B"
+    TITLE: ClassVar[str] = "Bewegung"
+
+    default_bewegung: int = documented(
+        6, "X13", "Stat-block default when a fighter file omits Bewegung.", "int >= 1"
+    )
+    climb_skill: Skill = documented(
+        Skill.UNBEUGSAMKEIT, "X17", "B03's movement rule is the specific one.", "INFILTRATION"
+    )
+    climb_over_actions: bool = documented(
+        True,
+        "X40",
+        "B03 'Bewegung … halbiert (min. 1 Meter)': a ledge higher than half the movement left "
+        "is climbed over several Schwierige Bewegungen, at least 1 m each; the climber hangs "
+        "at the wall between them; a failed check makes no headway (as for a whole climb); "
+        "moving otherwise, falling prone, Benommen or going down let go, without a fall.",
+        "false: a ledge is climbed whole within one action's movement or not at all",
+    )
+    swim_skill: Skill = documented(
+        Skill.UNBEUGSAMKEIT, "X17", "B04 names Unbeugsamkeit.", "any skill"
+    )
+    fall_armour_mode: ArmourMode = documented(
+        ArmourMode.BRECHEND, "X18", "B05 says brechend; D02's list is an example.", "direkt"
+    )
+    fall_dice_rounding: Rounding = documented(
+        Rounding.DOWN, "X18", "'pro 3 Meter': a full 3 m per die, so under 3 m no dice.", "up"
+    )
+    drop_absorbed: DropAbsorbed = documented(
+        DropAbsorbed.BELOW_HALF,
+        "X18",
+        "B06: 'Ein Sturz von weniger als der halben Bewegung (min. 1 Meter) kann … abgefangen "
+        "werden': strictly less than half Bewegung, but a 1 m drop always.",
+        "up_to_half (a drop of exactly half Bewegung is absorbed too)",
+    )
+    move_with_forfeited_handlung: bool = documented(
+        True, "X40", "Movement is 'bei jeder Handlung', used or not.", "false"
+    )
+    prone_movement: ProneMovement = documented(
+        ProneMovement.NONE, "X40", "Aufstehen first (H02).", "crawl_half"
+    )
+    halvings_stack: bool = documented(
+        True, "X40", "Each halving applies (eingeschränkt while climbing = a quarter).", "false"
+    )

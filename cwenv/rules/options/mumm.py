@@ -1,0 +1,66 @@
+"""M — Mumm: the rule options of this checklist section.
+
+Spending and regaining Mumm (M01–M11): who may spend, how often per check, when a condition
+may be shaken off.
+A new option that reads a rule of this section goes here, in X order, documented with
+:func:`~cwenv.rules.options.documented.documented` (``docs/rules.md`` lists it under this
+section after ``cwenv rules doc``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cwenv.rules.options.documented import Section, documented
+from cwenv.rules.readings import MummRegen, ShakeTiming
+
+
+@dataclass(frozen=True)
+class MummOptions(Section):
+    """The M section of :class:`~cwenv.rules.options.RuleOptions` (Mumm)."""
+
+    __slots__ = ()
+    SECTION: ClassVar[str] = "M"
+    TITLE: ClassVar[str] = "Mumm"
+
+    mumm_verbrennen: bool = documented(
+        False,
+        "X10",
+        "'Verbrennen' is never defined, so it is not offered.",
+        "true: an entmutigt fighter may still spend Mumm, losing the same from mumm_max",
+    )
+    nsc_mumm: bool = documented(
+        True, "X11", "Stat blocks give NSCs Mumm where the GM wants it.", "false: NSCs never spend"
+    )
+    tod_abwenden_ends_sterbend: bool = documented(
+        True, "X30", "M04 leaves the runner unconscious, not dying.", "false"
+    )
+    mumm_session_regen: MummRegen = documented(
+        MummRegen.ADD_HALF_MAX,
+        "X37",
+        "'regenerierst deinen halben Mumm': + floor(max / 2), capped at the maximum. Used "
+        "between the fights of a multi-fight run, never inside a combat.",
+        "restore_to_half",
+    )
+    mumm_improve_per_check: int = documented(
+        1, "X38", "One spend per check keeps M09 (3 Mumm) meaningful.", "n >= 1"
+    )
+    mumm_rerolls_per_check: int = documented(
+        1, "X38", "'den Wurf wiederholen' once; then choose.", "n >= 1"
+    )
+    mumm_avert_after_reroll: bool = documented(
+        True, "X38", "M01 applies to whichever result stands.", "false"
+    )
+    mumm_extra_action_moves: bool = documented(
+        True, "X38", "'Bei jeder Handlung darf sich der Kämpfer zusätzlich bewegen' (H00).", "false"
+    )
+    mumm_shake_timing: ShakeTiming = documented(
+        ShakeTiming.ANY_DECISION,
+        "X38",
+        "M08 'sofort aufheben': at any of the fighter's decisions (before a defence, a "
+        "Blockadeangriff, a check), not only in its own turn; not while kampfunfähig "
+        "(nothing to gain, X44 keeps it niedergeworfen; M04 stays affordable) and not for "
+        "Benommen during the turn's forced Mumm-Probe (Z02: the Handlung is spent anyway).",
+        "own_turn",
+    )

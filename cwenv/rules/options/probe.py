@@ -1,0 +1,79 @@
+"""P — Probe: the rule options of this checklist section.
+
+Checks and their quality (P01–P09): Volltreffer and difference QS, contests, the
+Actionbonus, Helfen, which checks are geistig.
+A new option that reads a rule of this section goes here, in X order, documented with
+:func:`~cwenv.rules.options.documented.documented` (``docs/rules.md`` lists it under this
+section after ``cwenv rules doc``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cwenv.model.types import CheckValue
+from cwenv.rules.options.documented import Section, documented
+from cwenv.rules.readings import (
+    ActionBonusMode,
+    DifferenceQS,
+    VolltrefferQS,
+)
+
+MENTAL_CHECKS_DEFAULT = frozenset(
+    {
+        CheckValue.COOLNESS,
+        CheckValue.CONNECTIONS,
+        CheckValue.DATAMINING,
+        CheckValue.HACKING,
+        CheckValue.OPERATIONS,
+        CheckValue.TECHNIK,
+        CheckValue.WAHRNEHMUNG,
+        CheckValue.FIREWALL,
+    }
+)
+
+
+@dataclass(frozen=True)
+class ProbeOptions(Section):
+    """The P section of :class:`~cwenv.rules.options.RuleOptions` (Probe)."""
+
+    __slots__ = ()
+    SECTION: ClassVar[str] = "P"
+    TITLE: ClassVar[str] = "Probe"
+
+    volltreffer_qs: VolltrefferQS = documented(
+        VolltrefferQS.PROBENWERT_BAND,
+        "X06",
+        "'Highest QS you can reach' = the band of the Probenwert, bands continuing above 20 "
+        "(21–25 → 5), so only a Volltreffer reaches 5+ (P05).",
+        "roll_band, max_ordinary",
+    )
+    defended_hit_qs: DifferenceQS = documented(
+        DifferenceQS.BAND, "X07", "Text example: 11 − 8 = 3 → QS 1.", "raw"
+    )
+    actionbonus: ActionBonusMode = documented(
+        ActionBonusMode.NONE,
+        "X14",
+        "The Actionbonus is the Tycoon's judgement of a described stunt; a simulation has none.",
+        "declared_once_per_round: a Runner may claim +2 on one check per round",
+    )
+    volltreffer_wins_contest: bool = documented(False, "X27", "P07 compares rolls only.", "true")
+    mental_checks: frozenset[CheckValue] = documented(
+        MENTAL_CHECKS_DEFAULT,
+        "X39",
+        "Geistig: social, knowledge, hacking, perception and technical checks and Firewall; "
+        "everything else is körperlich.",
+        "any set of check values",
+    )
+    helfen_in_combat: bool = documented(
+        True, "X41", "P08 works in combat; helping costs the helper's Handlung.", "false"
+    )
+    nsc_may_help: bool = documented(False, "X41", "P08 speaks of Runner.", "true")
+    nsc_actionbonus: bool = documented(
+        False, "X41", "P03 grants the Actionbonus to a Runner.", "true (with X14 declared)"
+    )
+
+    def is_mental(self, check: CheckValue) -> bool:
+        """Whether a check counts as geistig (Verwirrt) or körperlich (Angeschlagen) (X39)."""
+        return check in self.mental_checks
