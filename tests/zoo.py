@@ -18,7 +18,7 @@ from cwenv.model.specs import (
     RangeBand,
     WeaponSpec,
 )
-from cwenv.model.types import ArmourMode, Condition, Side, Size, WeaponKind
+from cwenv.model.types import ArmourMode, Condition, Side, Size, Skill, WeaponKind
 from cwenv.rules import options as o
 from cwenv.rules.options import (
     DEFAULT_OPTIONS,
@@ -283,8 +283,8 @@ ALTERNATIVES = RuleOptions(
     actionbonus=o.ActionBonusMode.NONE,
     sprint_total_multiplier=3,
     tie_order=TieOrder.RANDOM,
-    climb_skill=o.Skill.INFILTRATION,
-    fall_armour_mode=o.ArmourMode.DIREKT,
+    climb_skill=Skill.INFILTRATION,
+    fall_armour_mode=ArmourMode.DIREKT,
     fall_dice_rounding=o.Rounding.UP,
     escalation_steps=2,
     melee_defence=MeleeDefence.AUSWEICHEN_OR_KAMPFKUNST,
