@@ -1,4 +1,5 @@
-"""``cwenv scenarios``: list, show, validate and render the YAML scenario library."""
+"""``cwenv scenarios``: list, show, validate and render the YAML scenario library, and
+generate new scenarios from a seed (:mod:`cwenv.content.generate`)."""
 
 from __future__ import annotations
 
@@ -250,6 +251,53 @@ def render(
         typer.echo(f"{out}: cannot write the picture: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"wrote {path}")
+
+
+@app.command("generate")
+def generate_cmd(
+    seed: int = typer.Option(..., "--seed", help="Seed: the same seed, the same scenario."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="YAML file (default: stdout)."),
+    size: str | None = typer.Option(None, help="Map size: small, medium or large."),
+    family: str | None = typer.Option(None, help="Map family: rooms, streets or rooftops."),
+    players: int | None = typer.Option(None, help="Fighters a side, 1-6 (both sides)."),
+    runners: int | None = typer.Option(None, help="Runner fighters, 1-6."),
+    gegner: int | None = typer.Option(None, help="Gegner fighters, 1-6 (drones, boss count)."),
+    victory: str | None = typer.Option(
+        None, help="Victory: eliminate, survive, protect_vip or reach_exit."
+    ),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing --out file."),
+) -> None:
+    """Generate a random scenario from a seed and write it as YAML (docs/scenarios.md)."""
+    from cwenv.content.generate import GeneratorError, GeneratorKnobError, generate_yaml
+
+    if out is not None and out.suffix not in (".yaml", ".yml"):
+        typer.echo(f"--out {out}: must end in .yaml or .yml (scenarios load only those)", err=True)
+        raise typer.Exit(2)
+    if out is not None and out.exists() and not force:
+        typer.echo(f"--out {out}: the file exists; pass --force to overwrite it", err=True)
+        raise typer.Exit(1)
+    knobs = {"size": size, "family": family, "players": players, "runners": runners}
+    knobs.update(gegner=gegner, victory=victory)
+    try:
+        text = generate_yaml(seed, **knobs)
+    except GeneratorKnobError as exc:
+        typer.echo(f"--{exc}", err=True)
+        raise typer.Exit(2) from None
+    except GeneratorError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    tmp = out.with_name(f".{out.name}.tmp")
+    try:  # write beside, then rename: a failed write never leaves half a scenario
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(out)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        typer.echo(f"--out {out}: cannot write the scenario: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"wrote {out}")
 
 
 @app.command("schema")
