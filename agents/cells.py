@@ -28,8 +28,7 @@ from agents.estimates import (
     weapon_profile,
 )
 from cwenv.battlemap.los import sight_line, terrain_cover
-from cwenv.engine.attack_plan import AttackMode
-from cwenv.model.types import CheckValue, CoverLevel, WeaponKind
+from cwenv.model.types import AttackMode, CheckValue, CoverLevel, WeaponKind
 
 if TYPE_CHECKING:
     from agents.board import Board

@@ -16,14 +16,13 @@ from agents.board import Board
 from agents.exact import keep_alive, odds, success_chance
 from cwenv.engine.attack_plan import (
     PRONE_TARGET_MALUS,
-    AttackMode,
     defence_values,
     plan_attack,
 )
 from cwenv.engine.damage import armour_after_mode
 from cwenv.engine.fighter import FighterState
 from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec
-from cwenv.model.types import ArmourMode, CheckValue, CoverLevel, Maneuver, WeaponKind
+from cwenv.model.types import ArmourMode, AttackMode, CheckValue, CoverLevel, Maneuver, WeaponKind
 from cwenv.rules.options import AreaCover, Rounding, RuleOptions
 from cwenv.rules.tables import volltreffer_effect
 

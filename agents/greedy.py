@@ -74,10 +74,12 @@ class GreedyAgent:
 
 def _keep_better(view: DecisionView, legal: Sequence[Action]) -> Action:
     """M03: keep whichever of the two rolls is the better result."""
-    from cwenv.engine.events import CheckRolled
+    from cwenv.engine.payloads import KeepPrompt
 
-    rolls = [e for e in view.events if isinstance(e, CheckRolled)][-2:]
-    first, second = rolls[0], rolls[1]
+    about = view.decision.payload
+    if not isinstance(about, KeepPrompt):
+        return legal[-1]
+    first, second = about.first, about.second
     second_better = (second.success, second.qs, not second.patzer) >= (
         first.success,
         first.qs,

@@ -6,12 +6,11 @@ from collections.abc import Sequence
 
 from agents.board import Board
 from agents.config import PromptConfig
-from agents.context import AttackInfo, attack_info
 from agents.estimates import crit_extra_dice, damage_profile, weapon_profile
 from agents.worth import condition_gain, maneuver_worth
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.engine.attack_plan import AttackMode
-from cwenv.model.types import Maneuver
+from cwenv.engine.payloads import AttackPrompt, AttackRef
+from cwenv.model.types import AttackMode, Maneuver
 
 MAX_QS = 12
 
@@ -28,7 +27,7 @@ def cost(a: Action, cfg: PromptConfig) -> float:
 
 
 # -- losses of a rolled attack ---------------------------------------------------------------
-def loss_table(board: Board, info: AttackInfo, cfg: PromptConfig) -> list[float]:
+def loss_table(board: Board, info: AttackRef, cfg: PromptConfig) -> list[float]:
     """Expected loss to the target for each QS 0..MAX_QS of a hit of ``info``'s attack."""
     a = board.fighters[info.attacker]
     me = board.me
@@ -58,6 +57,7 @@ def loss_table(board: Board, info: AttackInfo, cfg: PromptConfig) -> list[float]
     return out
 
 
-def attack_on_me(board: Board) -> AttackInfo | None:
-    events = board.events
-    return attack_info(board, events, len(events) - 1)
+def attack_on_me(board: Board) -> AttackRef | None:
+    """The attack a DEFEND or NIEDERWERFEN prompt answers (its payload)."""
+    about = board.decision.payload
+    return about.attack if isinstance(about, AttackPrompt) else None

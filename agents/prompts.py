@@ -18,15 +18,14 @@ from collections.abc import Sequence
 
 from agents.board import Board
 from agents.config import PromptConfig
-from agents.context import last_damage
 from agents.estimates import damage_profile, offense, weapon_estimate
 from agents.exact import defended_loss
 from agents.losses import MAX_QS, attack_on_me, cost, first, loss_table
 from agents.spends import keep, post_check, pre_check
 from agents.worth import shake_worth_it
 from cwenv.engine.actions import Action, ActionKind, DecisionKind, mumm_price
-from cwenv.engine.attack_plan import AttackMode
-from cwenv.model.types import CheckValue, CoverLevel, Skill
+from cwenv.engine.payloads import DamagePrompt
+from cwenv.model.types import AttackMode, CheckValue, CoverLevel, Skill
 from cwenv.rules.odds import probe_odds
 
 
@@ -135,7 +134,8 @@ def _damage(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action 
     if halve is None:
         return None
     me = board.me
-    total = last_damage(board)
+    about = board.decision.payload
+    total = about.total if isinstance(about, DamagePrompt) else 0
     half = total // 2
     saved = float(total - half)
     if me.lp - total <= 0 < me.lp - half:

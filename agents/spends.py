@@ -1,15 +1,18 @@
 """Mumm around a check: Probe verbessern (M02), den grossen Wurf (M09), the Actionbonus
 (P03) before the roll; Probe wiederholen (M03) and Patzer abwenden (M01) after it; which of
 two results stands (M03). Each spend is made when its exact expected gain on this very
-check is worth its Mumm (``mumm_value`` per point)."""
+check is worth its Mumm (``mumm_value`` per point).
+
+What the check is for comes with the prompt (``Decision.payload``: the check's purpose, the
+attack it rolls or defends against, the result that stands, both results of M03)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import IntEnum
 
 from agents.board import Board
 from agents.config import PromptConfig
-from agents.context import AttackInfo, CheckContext, check_context, my_last_rolls
 from agents.estimates import (
     crit_extra_dice,
     damage_profile,
@@ -25,13 +28,48 @@ from agents.exact import defended_loss, roll_classes, success_chance
 from agents.losses import MAX_QS, first, loss_table
 from agents.worth import maneuver_worth, patzer_cost
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.engine.attack_plan import AttackMode, defence_values, plan_attack
-from cwenv.model.types import Maneuver
+from cwenv.engine.attack_plan import defence_values, plan_attack
+from cwenv.engine.payloads import (
+    AfterRoll,
+    AttackRef,
+    BeforeRoll,
+    CheckInfo,
+    CheckPurpose,
+    KeepPrompt,
+)
+from cwenv.model.types import AttackMode, Condition, Maneuver
 from cwenv.rules.probe import ProbeResult, contest, forced_volltreffer
 
 
+class Sort(IntEnum):
+    """What a check is to the doctrine."""
+
+    ATTACK = 0  # my own attack roll
+    DEFENCE = 1  # my defence against a rolled attack
+    DYING = 2  # any other check while I lie dying (D08)
+    BENOMMEN = 3  # any other check while I am benommen (Z02)
+    OTHER = 4
+
+
+def check_sort(board: Board, check: CheckInfo) -> tuple[Sort, AttackRef | None]:
+    """The check's sort and the attack it concerns: an attack roll or a defence (from the
+    prompt's payload), else by the deciding fighter's state."""
+    attack = check.attack
+    if attack is not None:
+        if check.purpose is CheckPurpose.ATTACK:
+            return Sort.ATTACK, attack
+        if check.purpose is CheckPurpose.DEFENCE and attack.roll is not None:
+            return Sort.DEFENCE, attack
+    me = board.me
+    if me.down and me.has(Condition.STERBEND):
+        return Sort.DYING, None
+    if me.has(Condition.BENOMMEN):
+        return Sort.BENOMMEN, None
+    return Sort.OTHER, None
+
+
 # -- checks -------------------------------------------------------------------------------
-def _attack_value(board: Board, info: AttackInfo, cfg: PromptConfig, delta: int) -> float:
+def _attack_value(board: Board, info: AttackRef, cfg: PromptConfig, delta: int) -> float:
     """Expected worth of my declared attack with ``delta`` on its Probenwert."""
     me = board.me
     t = board.fighters[info.target]
@@ -46,7 +84,7 @@ def _attack_value(board: Board, info: AttackInfo, cfg: PromptConfig, delta: int)
     return 0.0 if est is None else est.value(cfg.ko_bonus)
 
 
-def _forced_value(board: Board, info: AttackInfo, cfg: PromptConfig, pw: int) -> float:
+def _forced_value(board: Board, info: AttackRef, cfg: PromptConfig, pw: int) -> float:
     """M09: worth of my attack as an automatic Volltreffer (the target may still defend)."""
     me = board.me
     t = board.fighters[info.target]
@@ -72,7 +110,7 @@ def _forced_value(board: Board, info: AttackInfo, cfg: PromptConfig, pw: int) ->
     return defended_loss(board.options, result, dpw, table)
 
 
-def _attack_pw(board: Board, info: AttackInfo) -> int:
+def _attack_pw(board: Board, info: AttackRef) -> int:
     """The Probenwert of my declared attack (the engine's ``plan_attack``; an aim already
     spent on this shot is not in it any more)."""
     me = board.me
@@ -91,27 +129,30 @@ def pre_check(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Actio
         return bonus  # P03: a free +2
     improve = first(legal, ActionKind.PRE_IMPROVE)
     grand = first(legal, ActionKind.PRE_GROSSER_WURF)
-    ctx = check_context(board, after_roll=False)
+    about = board.decision.payload
+    if not isinstance(about, BeforeRoll):
+        return first(legal, ActionKind.PRE_NONE)
+    sort, attack = check_sort(board, about.check)
     gain_improve = 0.0
     gain_grand = 0.0
-    if ctx.kind == "attack" and ctx.attack is not None:
-        base = _attack_value(board, ctx.attack, cfg, 0)
+    if sort is Sort.ATTACK and attack is not None:
+        base = _attack_value(board, attack, cfg, 0)
         if improve is not None:
-            gain_improve = _attack_value(board, ctx.attack, cfg, 2) - base
+            gain_improve = _attack_value(board, attack, cfg, 2) - base
         if grand is not None:
-            gain_grand = _forced_value(board, ctx.attack, cfg, _attack_pw(board, ctx.attack)) - base
-    elif ctx.kind == "defence" and ctx.attack is not None and ctx.attack.roll is not None:
-        losses = loss_table(board, ctx.attack, cfg)
-        dpw = _my_defence_pw(board, ctx.attack)
-        base = defended_loss(board.options, ctx.attack.roll, dpw, losses)
+            gain_grand = _forced_value(board, attack, cfg, _attack_pw(board, attack)) - base
+    elif sort is Sort.DEFENCE and attack is not None and attack.roll is not None:
+        losses = loss_table(board, attack, cfg)
+        dpw = _my_defence_pw(board, attack)
+        base = defended_loss(board.options, attack.roll, dpw, losses)
         if improve is not None:
-            gain_improve = base - defended_loss(board.options, ctx.attack.roll, dpw + 2, losses)
+            gain_improve = base - defended_loss(board.options, attack.roll, dpw + 2, losses)
         if grand is not None:
             forced = forced_volltreffer(dpw, board.options)
-            c = contest(ctx.attack.roll, forced, board.options)
+            c = contest(attack.roll, forced, board.options)
             after = losses[min(max(c.qs, 0), MAX_QS)] if c.winner == 0 else 0.0
             gain_grand = base - after
-    elif ctx.kind == "benommen" and improve is not None:
+    elif sort is Sort.BENOMMEN and improve is not None:
         pw = board.check_value(board.me, board.options.benommen_check)
         gain = success_chance(board.options, pw + 2) - success_chance(board.options, pw)
         gain_improve = gain * offense(board, board.me) * max(1, board.me.actions)
@@ -124,7 +165,7 @@ def pre_check(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Actio
     return first(legal, ActionKind.PRE_NONE)
 
 
-def _my_defence_pw(board: Board, info: AttackInfo) -> int:
+def _my_defence_pw(board: Board, info: AttackRef) -> int:
     """The Probenwert of the defence I declared (the best value for this attack, A03)."""
     a = board.fighters[info.attacker]
     mode = AttackMode.WEAPON if info.mode is AttackMode.BLOCKADE else info.mode
@@ -133,43 +174,45 @@ def _my_defence_pw(board: Board, info: AttackInfo) -> int:
 
 
 def post_check(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action | None:
-    rolls = my_last_rolls(board, 1)
-    if not rolls:
+    about = board.decision.payload
+    if not isinstance(about, AfterRoll):
         return None
-    r = rolls[0]
-    ctx = check_context(board, after_roll=True)
+    r = about.roll
+    sort, attack = check_sort(board, about.check)
     avert = first(legal, ActionKind.POST_AVERT)
     reroll = first(legal, ActionKind.POST_REROLL)
     if avert is not None:
-        if ctx.kind == "attack":
+        if sort is Sort.ATTACK:
             cost = patzer_cost(board, board.me, cfg.condition_horizon, cfg.mumm_value)
             return avert if cost >= cfg.mumm_value else None
-        if ctx.kind == "dying":
+        if sort is Sort.DYING:
             return avert  # D08: a Patzer on the dying check kills
         return None
     if reroll is None:
         return None
-    gain = _reroll_gain(board, r, ctx, cfg)
+    gain = _reroll_gain(board, r, sort, attack, cfg)
     return reroll if gain >= cfg.mumm_value and gain > 0 else None
 
 
-def _reroll_gain(board: Board, r: ProbeResult, ctx: CheckContext, cfg: PromptConfig) -> float:
+def _reroll_gain(
+    board: Board, r: ProbeResult, sort: Sort, info: AttackRef | None, cfg: PromptConfig
+) -> float:
     """M03: expected gain of rolling again and keeping the better result."""
-    if ctx.kind == "attack" and ctx.attack is not None:
+    if sort is Sort.ATTACK and info is not None:
         # A success stands (rerolling it rarely pays); a miss is worth a fresh attack.
-        return 0.0 if r.success else _attack_value(board, ctx.attack, cfg, 0)
-    if ctx.kind == "defence" and ctx.attack is not None and ctx.attack.roll is not None:
-        losses = loss_table(board, ctx.attack, cfg)
-        attack = ctx.attack.roll
+        return 0.0 if r.success else _attack_value(board, info, cfg, 0)
+    if sort is Sort.DEFENCE and info is not None and info.roll is not None:
+        losses = loss_table(board, info, cfg)
+        attack = info.roll
         now = _loss_of(board, attack, r, losses)
         total = 0.0
         for new, n in roll_classes(board.options, r.probenwert):
             total += n * min(now, _loss_of(board, attack, new, losses))
         return now - total / 100
-    if ctx.kind == "benommen" and not r.success:
+    if sort is Sort.BENOMMEN and not r.success:
         p = success_chance(board.options, r.probenwert)
         return p * offense(board, board.me) * max(1, board.me.actions)
-    if ctx.kind == "dying" and not r.success:
+    if sort is Sort.DYING and not r.success:
         return success_chance(board.options, r.probenwert) * (5.5 + cfg.ko_bonus / 2)
     return 0.0
 
@@ -184,8 +227,8 @@ def _loss_of(board: Board, attack: ProbeResult, d: ProbeResult, losses: list[flo
 def keep(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action | None:
     """M03: keep the better of the two results (success, Volltreffer, higher roll; among
     failures, not the Patzer)."""
-    rolls = my_last_rolls(board, 2)
-    if len(rolls) < 2:
+    about = board.decision.payload
+    if not isinstance(about, KeepPrompt):
         return None
 
     def key(r: ProbeResult) -> tuple[int, int, int]:
@@ -193,6 +236,6 @@ def keep(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action | N
             return (2, int(r.volltreffer), r.total)
         return (0, int(not r.patzer), 0)
 
-    older, newer = rolls
+    older, newer = about.first, about.second
     want = ActionKind.KEEP_SECOND if key(newer) >= key(older) else ActionKind.KEEP_FIRST
     return first(legal, want)

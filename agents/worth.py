@@ -21,10 +21,9 @@ from agents.estimates import (
     weapon_profile,
 )
 from cwenv.engine.actions import Action
-from cwenv.engine.attack_plan import AttackMode
 from cwenv.engine.conditions import SUBSTITUTE
 from cwenv.engine.fighter import FighterState
-from cwenv.model.types import CheckValue, Condition, Maneuver, WeaponKind
+from cwenv.model.types import AttackMode, CheckValue, Condition, Maneuver, WeaponKind
 from cwenv.rules.tables import FumbleRow, patzer_row
 
 FACES = range(1, 11)

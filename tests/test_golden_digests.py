@@ -5,6 +5,12 @@ encoder compute, never what they compute. Each digest folds the ``events_hash`` 
 game records (every event's ``repr``) or the raw bytes of every observation and mask.
 When a rule change alters play on purpose, regenerate them with
 ``python tests/test_golden_digests.py`` and say so in the commit.
+
+Issue #14 item 2 made the event fields code reads enums and ids, which changes every
+event's ``repr``; the digests were re-recorded once, and ``LEGACY`` keeps the ones taken
+before: the same games, with their events written the old way
+(:func:`tests.golden.legacy.legacy_repr`), give exactly those, so only the field types
+changed, not a die, a choice or an outcome.
 """
 
 from __future__ import annotations
@@ -14,9 +20,19 @@ import hashlib
 import pytest
 
 from cwenv.runner.task import load_game, play_combat, record_of
+from tests.golden.legacy import legacy_events_hash
 
 GAMES = {
     # (scenario, rules, agent, games): digest of the events hashes of seeds 1..games
+    ("duell", None, "greedy", 20): "d1ccbe950ecf0cf55bae566697f2cdc3",
+    ("feuergefecht", None, "greedy", 20): "2a538af55bb83324db60a34fa1aa9189",
+    ("strassenschlacht", None, "greedy", 20): "a9e36712e2c9f5eacc90104f560c02d8",
+    ("feuergefecht", "passes", "greedy", 10): "a9f667d77dbbc065a18b73bb3f7b7c4c",
+    ("duell", None, "taktiker", 6): "c95783a1feb9bcfdf83df6b89fe959c4",
+    ("feuergefecht", None, "taktiker", 3): "aa8528149839ac45c432d2fb70b18b6b",
+}
+LEGACY = {
+    # the same games' digests before issue #14 item 2, over the events written the old way
     ("duell", None, "greedy", 20): "b782e6276c7e614d7e5068ad630633cc",
     ("feuergefecht", None, "greedy", 20): "8778cd963ab848264d753f5b425bdef4",
     ("strassenschlacht", None, "greedy", 20): "a9e36712e2c9f5eacc90104f560c02d8",
@@ -32,12 +48,19 @@ ENV = {
 }
 
 
-def games_digest(scenario: str, rules: str | None, agent: str, games: int) -> str:
+def digests(scenario: str, rules: str | None, agent: str, games: int) -> tuple[str, str]:
+    """The digest of the games' events hashes, and the same over the old event reprs."""
     game = load_game(scenario, rules)
-    h = hashlib.sha256()
+    h, old = hashlib.sha256(), hashlib.sha256()
     for seed in range(1, games + 1):
-        h.update(record_of(play_combat(game, agent, agent, seed)).events_hash.encode())
-    return h.hexdigest()[:32]
+        combat = play_combat(game, agent, agent, seed)
+        h.update(record_of(combat).events_hash.encode())
+        old.update(legacy_events_hash(combat.events).encode())
+    return h.hexdigest()[:32], old.hexdigest()[:32]
+
+
+def games_digest(scenario: str, rules: str | None, agent: str, games: int) -> str:
+    return digests(scenario, rules, agent, games)[0]
 
 
 def env_digest(scenario: str, steps: int) -> str:
@@ -63,7 +86,7 @@ def env_digest(scenario: str, steps: int) -> str:
 
 @pytest.mark.parametrize("key", list(GAMES), ids=lambda k: "-".join(map(str, k)))
 def test_seeded_games_replay_identically(key: tuple[str, str | None, str, int]) -> None:
-    assert games_digest(*key) == GAMES[key]
+    assert digests(*key) == (GAMES[key], LEGACY[key])
 
 
 @pytest.mark.parametrize("key", list(ENV), ids=lambda k: "-".join(map(str, k)))

@@ -11,6 +11,7 @@ from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.conditions import gain_condition
 from cwenv.engine.damage import gain_zehrend, heal
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
 from cwenv.model.types import CheckValue, Condition, Side
 from cwenv.rules.options import DropAbsorbed, InitiativeSystem
@@ -102,7 +103,7 @@ def test_d08_dying_check_is_on_unbeugsamkeit() -> None:
     while c.round == 1:
         c.apply(find(c, ActionKind.END_TURN))
     dying = next(e for e in events_of(c, ev.CheckRolled) if e.purpose == "Sterben")
-    assert dying.parts[0] == ("Unbeugsamkeit", 14) and dying.success
+    assert labelled(dying.parts)[0] == ("Unbeugsamkeit", 14) and dying.success
     assert t.lp == -5 and not t.dead
 
 
@@ -148,7 +149,7 @@ def test_d09_stabilise_on_technik_success_and_patzer(
     c.refresh_legal()
     c.apply(find(c, ActionKind.STABILISE, target=1))
     check = [e for e in events_of(c, ev.CheckRolled) if "stabilisieren" in e.purpose][-1]
-    assert check.parts[0] == ("Technik", 12)
+    assert labelled(check.parts)[0] == ("Technik", 12)
     assert jax.has(Condition.STERBEND) is not stabilised
     assert jax.stabilised is stabilised and jax.down
     assert jax.lp == lp, lines(c)[-4:]
@@ -162,8 +163,8 @@ def test_z01_angeschlagen_also_penalises_the_defence() -> None:
     c.refresh_legal()
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     c.apply(find(c, ActionKind.DEFEND))
-    assert last_check(c).parts[0][0] == "Ausweichen"
-    assert ("angeschlagen", -2) in last_check(c).parts
+    assert labelled(last_check(c).parts)[0][0] == "Ausweichen"
+    assert ("angeschlagen", -2) in labelled(last_check(c).parts)
 
 
 # -- Z03 / X40 ------------------------------------------------------------------------------
@@ -196,7 +197,7 @@ def test_z04_entmutigt_does_not_penalise_the_defence() -> None:
     c.refresh_legal()
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     c.apply(find(c, ActionKind.DEFEND))
-    assert ("entmutigt", -2) not in last_check(c).parts
+    assert ("entmutigt", -2) not in labelled(last_check(c).parts)
 
 
 # -- Z07 ------------------------------------------------------------------------------------
@@ -208,8 +209,8 @@ def test_z07_verwirrt_penalises_the_firewall_defence() -> None:
     c.apply(find(c, ActionKind.HACK, target=1, index=0))
     stay_up(c)
     c.apply(find(c, ActionKind.DEFEND, index=int(CheckValue.FIREWALL)))
-    assert last_check(c).parts[0] == ("Firewall", 10)
-    assert ("verwirrt", -2) in last_check(c).parts
+    assert labelled(last_check(c).parts)[0] == ("Firewall", 10)
+    assert ("verwirrt", -2) in labelled(last_check(c).parts)
 
 
 # -- Z08 ------------------------------------------------------------------------------------
@@ -506,7 +507,7 @@ def test_b04_swimming_is_unbeugsamkeit_at_half_speed() -> None:
     swim = cells(c, ActionKind.SCHWIERIG)
     assert (4, 2) in swim and (5, 2) not in swim
     c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(0, 2)))
-    assert events_of(c, ev.CheckRolled)[-1].parts[0] == ("Unbeugsamkeit", 12)
+    assert labelled(events_of(c, ev.CheckRolled)[-1].parts)[0] == ("Unbeugsamkeit", 12)
 
 
 # -- B05 ------------------------------------------------------------------------------------

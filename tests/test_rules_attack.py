@@ -14,6 +14,7 @@ import pytest
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import ArmourMode, CheckValue, Condition, Side, WeaponKind
@@ -88,7 +89,7 @@ def test_a01_attack_value_is_skill_minus_behinderung_plus_situation() -> None:
     c = scripted(game, [*INIT, 2, 3, 4])
     attack(c)
     roll = checks(c, 0)[0]
-    assert dict(roll.parts) == {"Fernkampf": 14, "Behinderung": -2, "Entfernung": -2}
+    assert dict(labelled(roll.parts)) == {"Fernkampf": 14, "Behinderung": -2, "Entfernung": -2}
     assert roll.probenwert == 10 and roll.success and roll.qs == 1
 
 
@@ -129,7 +130,7 @@ def test_a02_defence_costs_one_reaction_even_before_own_turn_and_r01_resets() ->
     attack(c)
     assert c.decision.kind is DecisionKind.DEFEND and c.decision.fighter == 1
     c.apply(find(c, ActionKind.DEFEND, index=ASW))  # 17 > ASW 10: fails
-    used = [(u.fighter, u.what, u.left, u.extra) for u in of(c, ev.ReactionUsed)]
+    used = [(u.fighter, u.kind.label, u.left, u.extra) for u in of(c, ev.ReactionUsed)]
     assert used == [(1, "Verteidigung", 2, False)] and c.fighters[1].reactions == 2
     for _ in range(4):  # Kira 20, Wache 12, Kira 10, Wache 2
         end_turn(c)
@@ -160,7 +161,7 @@ def test_m05_extra_reaction_paid_with_mumm() -> None:
     c.apply(choices[0])
     assert (c.fighters[1].mumm, c.fighters[1].reactions) == (0, 0)
     assert of(c, ev.ReactionUsed)[-1].extra
-    assert checks(c, 1)[0].parts == (("Ausweichen", 12),)
+    assert labelled(checks(c, 1)[0].parts) == (("Ausweichen", 12),)
 
 
 # -- A03 ------------------------------------------------------------------------------------
@@ -201,7 +202,7 @@ def test_r02_ausweichen_is_reflexe_unless_given(ausweichen: int | None, value: i
     c = duel([*INIT, 3, 4, 1, 2, *TAIL], t={"ausweichen": ausweichen})
     attack(c)
     c.apply(find(c, ActionKind.DEFEND, index=ASW))
-    assert checks(c, 1)[0].parts == (("Ausweichen", value),)
+    assert labelled(checks(c, 1)[0].parts) == (("Ausweichen", value),)
 
 
 # -- A04, A05 -------------------------------------------------------------------------------
@@ -317,7 +318,7 @@ def test_a07_volltreffer_table_rows(
     Damage dice 4 each: W10+1 − armour 2 = 3, or 5 when the damage is direct."""
     c = undefended([*INIT, 3, 3, *table, *[4] * dice, *TAIL], t={"ruestung": 2})
     rolled = of(c, ev.TableRolled)[-1]
-    assert (rolled.table, rolled.minus, rolled.row) == ("Volltreffer", 3, row.value)
+    assert (rolled.table, rolled.minus, rolled.row) == (ev.TableKind.VOLLTREFFER, 3, row.value)
     dmg = of(c, ev.DamageRolled)[-1]
     assert dmg.rolls == (4,) * dice and dmg.total == dice * per_die
     t = c.fighters[1]
@@ -427,7 +428,7 @@ def test_a08_patzer_table_rows_hit_the_attacker(
     while c.decision.kind is not DecisionKind.TURN:  # Fehltritt may offer a Blockadeangriff
         c.apply(c.legal_actions()[-1])
     rolled = of(c, ev.TableRolled)[-1]
-    assert (rolled.table, rolled.minus, rolled.row) == ("Patzer", 0, row.value)
+    assert (rolled.table, rolled.minus, rolled.row) == (ev.TableKind.PATZER, 0, row.value)
     a, t = c.fighters
     assert a.lp == 30 - lp_loss and t.lp == 30 and t.reactions == 3
     kinds = (
@@ -456,7 +457,7 @@ def test_a08_waffe_blockiert_freed_by_action_and_check(weapon: WeaponSpec, skill
     kinds = {(a.kind, a.index) for a in c.legal_actions()}
     assert (ActionKind.FREE_WEAPON, 0) in kinds and (ActionKind.ATTACK, 0) not in kinds
     c.apply(find(c, ActionKind.FREE_WEAPON, index=0))
-    assert checks(c, 0)[-1].parts[0][0] == skill
+    assert labelled(checks(c, 0)[-1].parts)[0][0] == skill
     assert c.fighters[0].jammed == 0 and c.fighters[0].weapon_usable(0)
 
 
@@ -478,7 +479,7 @@ def test_h11_zielen_gives_plus_2_and_plus_1_qs() -> None:
     assert not any(a.kind is ActionKind.ZIELEN for a in c.legal_actions())  # X03: one aim
     attack(c)
     roll = checks(c, 0)[-1]
-    assert dict(roll.parts) == {"Fernkampf": 14, "Zielen": 2} and roll.probenwert == 16
+    assert dict(labelled(roll.parts)) == {"Fernkampf": 14, "Zielen": 2} and roll.probenwert == 16
     c.apply(find(c, ActionKind.NO_DEFENCE))
     hit = of(c, ev.Hit)[-1]
     assert (hit.qs, hit.aim_bonus) == (3, 1) and len(of(c, ev.DamageRolled)[-1].rolls) == 3
@@ -503,7 +504,7 @@ def test_h11_zielen_lost_on_moving(lost_on_move: bool, aimed: bool) -> None:
     end_turn(c)
     end_turn(c)
     attack(c)
-    assert ("Zielen" in dict(checks(c, 0)[-1].parts)) is aimed
+    assert ("Zielen" in dict(labelled(checks(c, 0)[-1].parts))) is aimed
 
 
 def test_h11_zielen_spent_by_the_next_ranged_attack() -> None:
@@ -517,7 +518,7 @@ def test_h11_zielen_spent_by_the_next_ranged_attack() -> None:
     end_turn(c)  # Wache 2
     assert c.round == 2
     attack(c)
-    assert dict(checks(c, 0)[-1].parts) == {"Fernkampf": 14}
+    assert dict(labelled(checks(c, 0)[-1].parts)) == {"Fernkampf": 14}
 
 
 def test_h11_zielen_needs_a_drawn_ranged_weapon() -> None:

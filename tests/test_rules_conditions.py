@@ -10,6 +10,7 @@ from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.conditions import gain_condition
 from cwenv.engine.damage import gain_zehrend
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import Condition, Side, WeaponKind
@@ -92,13 +93,13 @@ def test_z01_angeschlagen_penalises_physical_not_mental() -> None:
     gain_condition(c, c.fighters[0], Condition.ANGESCHLAGEN)
     c.refresh_legal()
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
-    assert ("angeschlagen", -2) in last_check(c).parts
+    assert ("angeschlagen", -2) in labelled(last_check(c).parts)
     c2 = duel([3, 4, 1, 1])
     gain_condition(c2, c2.fighters[0], Condition.ANGESCHLAGEN)
     c2.refresh_legal()
     c2.apply(find(c2, ActionKind.HACK, target=1, index=0))
     stay_up(c2)
-    assert ("angeschlagen", -2) not in last_check(c2).parts
+    assert ("angeschlagen", -2) not in labelled(last_check(c2).parts)
 
 
 def test_z07_verwirrt_penalises_hacking_not_fernkampf() -> None:
@@ -108,13 +109,13 @@ def test_z07_verwirrt_penalises_hacking_not_fernkampf() -> None:
     c.refresh_legal()
     c.apply(find(c, ActionKind.HACK, target=1, index=0))
     stay_up(c)
-    assert ("verwirrt", -2) in last_check(c).parts
+    assert ("verwirrt", -2) in labelled(last_check(c).parts)
     c2 = duel([3, 4, 1, 1], runner={"weapons": (PISTOL,)})
     gain_condition(c2, c2.fighters[0], Condition.VERWIRRT)
     c2.refresh_legal()
     c2.apply(find(c2, ActionKind.ATTACK, target=1, index=0))
     stay_up(c2)
-    assert ("verwirrt", -2) not in last_check(c2).parts
+    assert ("verwirrt", -2) not in labelled(last_check(c2).parts)
 
 
 def test_z04_entmutigt_minus_two_on_attacks_and_no_mumm() -> None:
@@ -124,7 +125,7 @@ def test_z04_entmutigt_minus_two_on_attacks_and_no_mumm() -> None:
     c.refresh_legal()
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     assert c.decision is None or c.decision.kind is not DecisionKind.PRE_CHECK
-    assert ("entmutigt", -2) in events_of(c, ev.CheckRolled)[0].parts
+    assert ("entmutigt", -2) in labelled(events_of(c, ev.CheckRolled)[0].parts)
 
 
 def test_z05_niedergeworfen_minus_two_on_defence_and_aufstehen() -> None:
@@ -134,7 +135,7 @@ def test_z05_niedergeworfen_minus_two_on_defence_and_aufstehen() -> None:
     c.refresh_legal()
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     c.apply(find(c, ActionKind.DEFEND))
-    assert ("niedergeworfen", -2) in last_check(c).parts
+    assert ("niedergeworfen", -2) in labelled(last_check(c).parts)
     c2 = duel([])
     gain_condition(c2, c2.fighters[0], Condition.NIEDERGEWORFEN)
     c2.refresh_legal()
@@ -160,7 +161,7 @@ def test_z03_eingeschraenkt_halves_movement_and_reactions() -> None:
     c.refresh_legal()
     c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
     c.apply(find(c, ActionKind.DEFEND))
-    assert ("eingeschränkt", -2) in last_check(c).parts
+    assert ("eingeschränkt", -2) in labelled(last_check(c).parts)
 
 
 def test_z02_benommen_must_roll_mumm_probe_and_gets_no_reactions() -> None:
@@ -178,7 +179,7 @@ def test_z02_benommen_must_roll_mumm_probe_and_gets_no_reactions() -> None:
     c.apply(find(c, ActionKind.END_TURN))
     # The Wache's turn: the forced Mumm-Probe ran without a decision (5+5 = 10 ≤ 10).
     probe = [e for e in events_of(c, ev.CheckRolled) if "Mumm-Probe" in e.purpose]
-    assert probe and probe[0].parts[0] == ("Unbeugsamkeit", 10)
+    assert probe and labelled(probe[0].parts)[0] == ("Unbeugsamkeit", 10)
     assert not c.fighters[1].has(Condition.BENOMMEN)
     assert not any(e for e in events_of(c, ev.Moved) if e.fighter == 1)
     c3 = scripted(game, [5] * 40)
@@ -217,7 +218,7 @@ def test_h12_shake_off_with_action_and_check(cond: Condition, skill: str) -> Non
     gain_condition(c, c.fighters[0], cond)
     c.refresh_legal()
     c.apply(find(c, ActionKind.SHAKE, index=int(cond)))
-    assert last_check(c).parts[0][0] == skill
+    assert labelled(last_check(c).parts)[0][0] == skill
     assert not c.fighters[0].has(cond)
     assert not any(a.kind is ActionKind.ATTACK for a in c.legal_actions())
 
@@ -235,7 +236,7 @@ def test_z08_zehrend_end_of_round_damage_then_check() -> None:
     f = c.fighters[0]
     assert f.lp == 30 - (7 - 2), lines(c)
     check = next(e for e in events_of(c, ev.CheckRolled) if "Zehrend" in e.purpose)
-    assert check.parts[0][0] == "Technik" and check.success
+    assert labelled(check.parts)[0][0] == "Technik" and check.success
     assert f.zehrend == ()
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
 from cwenv.model.specs import FighterSpec, HackSpec, RangeBand, WeaponSpec
 from cwenv.model.types import CheckValue, Condition, CoverLevel, Side, Size, WeaponKind
@@ -44,7 +45,7 @@ def of(c: Combat, kind: type[Any]) -> list[Any]:
 
 
 def parts(c: Combat, who: int = 0) -> dict[str, int]:
-    return dict([e for e in of(c, ev.CheckRolled) if e.fighter == who][-1].parts)
+    return dict(labelled([e for e in of(c, ev.CheckRolled) if e.fighter == who][-1].parts))
 
 
 def rows(ch: str = ".", x: int = 4, y: int = 2) -> list[str]:
@@ -336,7 +337,7 @@ def test_r06_prone_behind_living_half_cover_counts_as_three_quarter() -> None:
     c = fight([*INIT3, 3, 4, *TAIL], extra=((fighter("Kamerad"), (3, 2)),))
     shoot(c, prone=True)
     roll = of(c, ev.CheckRolled)[-1]
-    assert roll.probenwert == 10 and "niedergeworfen" not in dict(roll.parts)
+    assert roll.probenwert == 10 and "niedergeworfen" not in dict(labelled(roll.parts))
 
 
 @pytest.mark.parametrize(

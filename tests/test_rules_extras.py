@@ -5,6 +5,7 @@ from __future__ import annotations
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.game import Game
+from cwenv.engine.parts import labelled
 from cwenv.model.types import Side
 from cwenv.rules.options import ActionBonusMode, Surprise
 from tests.helpers import KNIFE, events_of, fighter, find, init_dice, lines, make_game, scripted
@@ -52,7 +53,7 @@ def test_p03_x14_declared_actionbonus_once_per_round() -> None:
     assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
     c.apply(find(c, ActionKind.PRE_ACTIONBONUS))
     check = events_of(c, ev.CheckRolled)[-1]
-    assert ("Actionbonus", 2) in check.parts and check.probenwert == 14 and check.success
+    assert ("Actionbonus", 2) in labelled(check.parts) and check.probenwert == 14 and check.success
     # Not again this round; the NSC gets none (X41 default).
     while c.decision is not None and c.round == 1:
         assert not any(a.kind is ActionKind.PRE_ACTIONBONUS for a in c.legal_actions())

@@ -12,9 +12,10 @@ import pytest
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
 from cwenv.model.specs import FighterSpec
-from cwenv.model.types import CheckValue, Condition, Maneuver, Side, Size
+from cwenv.model.types import AttackMode, CheckValue, Condition, Maneuver, Side, Size
 from cwenv.rules.options import BlockadeGeometry, ForcedMovementBlockade
 from tests.helpers import KNIFE, fighter, find, make_game, scripted
 
@@ -29,7 +30,7 @@ def of(c: Combat, kind: type[Any]) -> list[Any]:
 
 
 def parts(c: Combat, who: int) -> dict[str, int]:
-    return dict([e for e in of(c, ev.CheckRolled) if e.fighter == who][-1].parts)
+    return dict(labelled([e for e in of(c, ev.CheckRolled) if e.fighter == who][-1].parts))
 
 
 def xy(c: Combat, who: int) -> tuple[int, int]:
@@ -260,7 +261,7 @@ def test_r04_moving_past_provokes_a_blockadeangriff() -> None:
     c = corridor([*INIT, 3, 4, 5, 5, *TAIL], (2, 1))
     c.apply(find(c, ActionKind.MOVE, cell=cell(c, 8, 1)))
     d = c.decision
-    assert (d.kind, d.fighter, d.context) == (DecisionKind.BLOCKADE, 1, (0,))
+    assert (d.kind, d.fighter, d.payload.mover) == (DecisionKind.BLOCKADE, 1, 0)
     assert [(a.kind, a.index) for a in c.legal_actions()] == [
         (ActionKind.BLOCKADE_ATTACK, 0),
         (ActionKind.BLOCKADE_ATTACK, 1),
@@ -268,7 +269,7 @@ def test_r04_moving_past_provokes_a_blockadeangriff() -> None:
     ]
     assert xy(c, 0)[0] == 4  # stopped on the step into the Wache's reach past her
     c.apply(find(c, ActionKind.BLOCKADE_ATTACK, index=0))
-    assert of(c, ev.AttackDeclared)[-1].kind == "Blockadeangriff"
+    assert of(c, ev.AttackDeclared)[-1].mode is AttackMode.BLOCKADE
     assert c.fighters[1].reactions == 2
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert c.fighters[0].lp == 30 - 12
@@ -285,7 +286,7 @@ def test_r04_one_blockadeangriff_per_pass() -> None:
     c.apply(find(c, ActionKind.MOVE, cell=cell(c, 8, 1)))
     c.apply(find(c, ActionKind.BLOCKADE_ATTACK, index=0))
     assert c.decision.kind is DecisionKind.TURN and xy(c, 0) == (8, 1)
-    assert len([e for e in of(c, ev.AttackDeclared) if e.kind == "Blockadeangriff"]) == 1
+    assert len([e for e in of(c, ev.AttackDeclared) if e.mode is AttackMode.BLOCKADE]) == 1
 
 
 @pytest.mark.parametrize(
@@ -339,7 +340,7 @@ def test_a08_fehltritt_can_provoke_a_blockadeangriff(
     assert c.fighters[0].has(Condition.EINGESCHRAENKT)
     assert (c.decision.kind is DecisionKind.BLOCKADE) is provoked
     while c.decision.kind is DecisionKind.BLOCKADE:
-        assert c.decision.fighter == 1 and c.decision.context == (0,)
+        assert c.decision.fighter == 1 and c.decision.payload.mover == 0
         c.apply(find(c, ActionKind.LET_PASS))
     assert xy(c, 0) == (6, 1)  # round the Wache at (5, 2) and on
 
@@ -367,7 +368,7 @@ def test_x43_wegstossen_provokes_only_under_all_forced(
     maneuver(c, Maneuver.WEGSTOSSEN)
     assert (c.decision.kind is DecisionKind.BLOCKADE) is provoked
     if provoked:
-        assert c.decision.fighter == 2 and c.decision.context == (1,)
+        assert c.decision.fighter == 2 and c.decision.payload.mover == 1
 
 
 def test_x43_mitzerren_provokes_under_all_forced() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.parts import labelled
 from cwenv.model.specs import UNARMED, HackSpec
 from cwenv.model.types import ArmourMode, CheckValue, Side, Skill
 from cwenv.rules.options import DEFAULT_OPTIONS, MummRegen, RuleOptions, regenerate_session_mumm
@@ -87,6 +88,6 @@ def test_h10_a_hack_is_defended_with_the_firewall_and_deals_direct_damage() -> N
     assert defend.index == int(CheckValue.FIREWALL)
     c.apply(defend)
     firewall = events_of(c, ev.CheckRolled)[-1]
-    assert firewall.parts[0] == ("Firewall", 9) and not firewall.success  # 12 > 9
+    assert labelled(firewall.parts)[0] == ("Firewall", 9) and not firewall.success  # 12 > 9
     damage = events_of(c, ev.DamageRolled)[-1]
     assert damage.armour == 0 and damage.total == 7 + 5

@@ -9,6 +9,7 @@ import pytest
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
 from cwenv.model.types import Side
 from cwenv.rules.options import DropAbsorbed, Rounding
@@ -54,7 +55,7 @@ def test_b02_h07_long_jump_is_an_infiltration_check() -> None:
     c = on_roof([2, 3], bewegung=3, infiltration=12)  # jump 2 m > half of 3 → check
     assert (5, 0) in cells(c, ActionKind.SCHWIERIG)
     c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(5, 0)))
-    assert events_of(c, ev.CheckRolled)[-1].parts[0] == ("Infiltration", 12)
+    assert labelled(events_of(c, ev.CheckRolled)[-1].parts)[0] == ("Infiltration", 12)
     assert c.fighters[0].pos == c.bm.index(5, 0)
 
 
@@ -141,7 +142,7 @@ def test_b03_x17_climbing_is_unbeugsamkeit_at_half_speed() -> None:
     assert (1, 1) not in cells(c, ActionKind.MOVE)
     assert (1, 1) in cells(c, ActionKind.SCHWIERIG)
     c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(1, 1)))
-    assert events_of(c, ev.CheckRolled)[-1].parts[0] == ("Unbeugsamkeit", 12)
+    assert labelled(events_of(c, ev.CheckRolled)[-1].parts)[0] == ("Unbeugsamkeit", 12)
     assert c.fighters[0].pos == c.bm.index(1, 1)
     # 3 m up at half speed cost 6 of the 6 metres and the Handlung: Kira's turn is over.
     assert c.current_fighter() == 1

@@ -9,6 +9,7 @@ import pytest
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.conditions import gain_condition
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
 from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import CheckValue, Condition, Side, WeaponKind
@@ -46,7 +47,7 @@ def checks(c: Combat) -> list[ev.CheckRolled]:
 
 
 def spent(c: Combat) -> list[str]:
-    return [e.spend for e in events_of(c, ev.MummSpent)]
+    return [e.spend.label for e in events_of(c, ev.MummSpent)]
 
 
 def attack(c: Combat) -> None:
@@ -59,7 +60,7 @@ def test_m02_probe_verbessern_adds_two_before_the_roll() -> None:
     assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
     c.apply(find(c, ActionKind.PRE_IMPROVE))
     check = checks(c)[-1]
-    assert ("Mumm", 2) in check.parts and check.probenwert == 14 and check.success
+    assert ("Mumm", 2) in labelled(check.parts) and check.probenwert == 14 and check.success
     assert c.fighters[0].mumm == 4 and spent(c) == ["Probe verbessern"]
 
 
@@ -125,7 +126,7 @@ def test_m03_a_patzer_cannot_be_rerolled_m01_averts_it() -> None:
 def test_without_mumm_no_prompts() -> None:
     c = duel([9, 9], runner={"mumm": 0})
     attack(c)
-    assert events_of(c, ev.TableRolled)[-1].table == "Patzer"
+    assert events_of(c, ev.TableRolled)[-1].table is ev.TableKind.PATZER
 
 
 def test_m05_extra_reaction_with_no_reactions_left() -> None:
@@ -269,7 +270,7 @@ def test_m08_before_the_defence_roll_takes_the_malus_off(shake: bool) -> None:
     c.apply(find(c, ActionKind.PRE_NONE))
     defence = checks(c)[-1]
     assert defence.fighter == 1
-    assert ("niedergeworfen" in dict(defence.parts)) is not shake
+    assert ("niedergeworfen" in dict(labelled(defence.parts))) is not shake
     assert defence.probenwert == (10 if shake else 8)  # Ausweichen = Reflexe 10
     assert w.has(Condition.NIEDERGEWORFEN) is not shake
 
@@ -341,8 +342,8 @@ def test_m08_shaking_my_condition_keeps_the_prone_targets_malus() -> None:
     c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.ANGESCHLAGEN)))
     c.apply(find(c, ActionKind.PRE_NONE))
     rolled = checks(c)[-1]
-    assert dict(rolled.parts).get("niedergeworfen") == -2 and "angeschlagen" not in dict(
-        rolled.parts
+    assert dict(labelled(rolled.parts)).get("niedergeworfen") == -2 and "angeschlagen" not in dict(
+        labelled(rolled.parts)
     )
     assert rolled.probenwert == 12 - 2
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
 from cwenv.model.specs import (
     AbilityKind,
@@ -151,7 +152,7 @@ def test_h06_x46_rucksack_needs_operations() -> None:
     c = solo([3, 3], backpack=(stim,))
     c.apply(find(c, ActionKind.RUCKSACK, index=0))
     assert c.fighters[0].items == [stim] and c.fighters[0].backpack == []
-    assert events_of(c, ev.CheckRolled)[-1].parts[0] == ("Operations", 10)
+    assert labelled(events_of(c, ev.CheckRolled)[-1].parts)[0] == ("Operations", 10)
     failed = solo([9, 8], backpack=(stim,))
     failed.apply(find(failed, ActionKind.RUCKSACK, index=0))
     assert failed.fighters[0].backpack == [stim], "X46: a failure only wastes the action"
@@ -212,7 +213,7 @@ def test_p08_x41_helfen_gives_the_best_qs_as_bonus() -> None:
     c.apply(find(c, ActionKind.ATTACK, target=2, index=0))
     if c.decision is not None and c.decision.kind is DecisionKind.NIEDERWERFEN:
         c.apply(find(c, ActionKind.STAY_UP))
-    assert ("Hilfe", 2) in events_of(c, ev.CheckRolled)[-1].parts, lines(c)[-4:]
+    assert ("Hilfe", 2) in labelled(events_of(c, ev.CheckRolled)[-1].parts), lines(c)[-4:]
 
 
 def test_x41_nscs_do_not_help_by_default() -> None:

@@ -8,7 +8,10 @@ legal-action list can be searched, masked and replayed.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from cwenv.engine.payloads import Payload
 
 
 class DecisionKind(IntEnum):
@@ -233,16 +236,20 @@ class Action(NamedTuple):
 
 
 class Decision(NamedTuple):
-    """A pending decision: its kind, the fighter who decides, and for prompts the choices.
+    """A pending decision: its kind, the fighter who decides, for prompts the choices, and
+    what it is about.
 
     ``actions`` is None for TURN decisions, whose choices are computed by the turn
-    legality function; prompts carry their (few) choices ready-made.
+    legality function; prompts carry their (few) choices ready-made. ``payload`` is the
+    frozen record of the situation (:mod:`cwenv.engine.payloads`: the attack a defence
+    answers, the check a Mumm prompt belongs to, the damage rolled …), of the type
+    ``PAYLOAD_OF[kind]``.
     """
 
     kind: DecisionKind
     fighter: int
     actions: tuple[Action, ...] | None = None
-    context: tuple[int, ...] = ()
+    payload: Payload | None = None
 
 
 def mumm_price(action: Action) -> int:

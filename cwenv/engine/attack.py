@@ -8,12 +8,12 @@ miss through living cover (C05) → on success the target may defend (A02, A03) 
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.attack_plan import (
-    AttackMode,
     area_radius,
     attack_is_ranged,
     defence_values,
@@ -28,20 +28,31 @@ from cwenv.engine.conditions import (
     shake_to_react,
 )
 from cwenv.engine.cover import NO_COVER, Cover
-from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_zehrend
 from cwenv.engine.effects import patzer_effects
 from cwenv.engine.frames import DONE, Frame, Return
-from cwenv.engine.tables.maneuvers import MANEUVERS
+from cwenv.engine.hits import hit_effects
+from cwenv.engine.payloads import AttackPrompt, AttackRef, CheckInfo, CheckPurpose
 from cwenv.invariants import present
-from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec
-from cwenv.model.types import ArmourMode, CheckValue, Condition, CoverLevel, Maneuver
-from cwenv.rules.options import CritExtraDie
+from cwenv.model.specs import HackSpec, WeaponSpec
+from cwenv.model.types import AttackMode, CheckValue, Condition, CoverLevel, Maneuver
 from cwenv.rules.probe import ProbeResult, contest, resolve_probe
 from cwenv.rules.tables import volltreffer_effect
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
+
+
+class Stage(IntEnum):
+    """Where an :class:`AttackFrame` stands; each stage is one method (``_STAGES``)."""
+
+    DECLARE = 0  # declare; the target may drop prone (R06)
+    ROLL = 1  # the R06 answer is back: roll the attack
+    ROLLED = 2  # the attack roll is back: miss, Patzer, C05, or the defence prompt
+    DEFEND = 3  # the target answered the defence prompt
+    COMPARED = 4  # the defence roll is back: compare (A04)
+    EFFECTS_DONE = 5  # a hit's effects have run: the next target of an area attack
+    DONE = 6  # a Patzer's effects have run
 
 
 class AttackFrame(Frame):
@@ -100,22 +111,21 @@ class AttackFrame(Frame):
         handler = _STAGES[self.stage]
         return handler(self, c, a, value)
 
+    def ref(self, target: int, roll: ProbeResult | None) -> AttackRef:
+        """This attack as the payload of a prompt about it, resolved against ``target``."""
+        return AttackRef(self.attacker, target, self.mode, self.index, roll, self.aim_qs)
+
     def _declare(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         t = c.fighters[self.target]
-        kind = {
-            AttackMode.WEAPON: "Angriff",
-            AttackMode.HACK: "Hack",
-            AttackMode.BLOCKADE: "Blockadeangriff",
-        }.get(self.mode, "Kampfmanöver")
-        c.count(f"attack:{kind}")
-        c.emit(ev.AttackDeclared(a.idx, t.idx, self._means(a), kind))
+        c.count(f"attack:{self.mode.label}")
+        c.emit(ev.AttackDeclared(a.idx, t.idx, self.mode, self.index, self._means(a)))
         if self.mode is AttackMode.WEAPON:
             w = self._weapon(a)
             if w.uses_ammo:
                 a.ammo[self.index] -= 1
         elif self.mode is AttackMode.HACK:
             a.upload_progress[self.index] = 0
-        self.stage = 1
+        self.stage = Stage.ROLL
         ranged = attack_is_ranged(a, self.mode, self.index)
         if ranged and not area_radius(a, self.mode, self.index) and not t.prone:
             prompt = self._niederwerfen_prompt(c, a, t)
@@ -133,7 +143,7 @@ class AttackFrame(Frame):
             DecisionKind.NIEDERWERFEN,
             t.idx,
             (*drop, Action(ActionKind.STAY_UP, t.idx, a.idx)),
-            (a.idx,),
+            AttackPrompt(self.ref(t.idx, None)),
         )
 
     def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
@@ -151,7 +161,7 @@ class AttackFrame(Frame):
     def _roll(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         t = c.fighters[self.target]
         if value is not None and value.kind is ActionKind.DROP_PRONE:
-            pay_reaction(c, t, value.mumm, "Niederwerfen")
+            pay_reaction(c, t, value.mumm, ev.ReactionKind.DROP_PRONE)
             gain_condition(c, t, Condition.NIEDERGEWORFEN)
             t.prone_bonus = True
         plan = plan_attack(c, a, t, self.mode, self.index)
@@ -168,8 +178,10 @@ class AttackFrame(Frame):
             a.aim_target = -1
         a.help_bonus = 0  # P08: the help counts for this one check
         self.no_cover_pw = plan.no_cover_probenwert
-        self.stage = 2
-        return CheckFrame(a.idx, plan.parts, f"{self._means(a)} gegen {t.name}", plan.own_parts)
+        self.stage = Stage.ROLLED
+        about = CheckInfo(CheckPurpose.ATTACK, self.ref(t.idx, None))
+        text = f"{self._means(a)} gegen {t.name}"
+        return CheckFrame(a.idx, plan.parts, text, about, plan.own_parts)
 
     def _rolled(self, c: Combat, a: FighterState, result: ProbeResult) -> Decision | Frame | Return:
         self.attack = result
@@ -177,7 +189,7 @@ class AttackFrame(Frame):
         if not result.success:
             if result.patzer:
                 c.count("patzer")
-                self.stage = 7
+                self.stage = Stage.DONE
                 return patzer_effects(c, a, t, self.mode, self.index)
             if self.cover.living and result.total <= self.no_cover_pw and result.total < 19:
                 d = c.d10()  # C05: 50 % (1–5 on a W10) that the covering creature is hit
@@ -204,7 +216,7 @@ class AttackFrame(Frame):
                 continue
             self.defended = False
             self.defence = None
-            self.stage = 3
+            self.stage = Stage.DEFEND
             if attack.volltreffer and not c.options.volltreffer_defendable:
                 return self._hit(c, a, None)
             prompt = self._defence_prompt(c, a, t)
@@ -226,7 +238,9 @@ class AttackFrame(Frame):
             for v in (defence_values(c, self.mode, a, self.index) if pay else ())
         ]
         choices.append(Action(ActionKind.NO_DEFENCE, t.idx, a.idx))
-        return Decision(DecisionKind.DEFEND, t.idx, tuple(choices), (a.idx, attack.total))
+        return Decision(
+            DecisionKind.DEFEND, t.idx, tuple(choices), AttackPrompt(self.ref(t.idx, attack))
+        )
 
     def _defend(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         t = c.fighters[self.targets[self.ti]]
@@ -234,10 +248,12 @@ class AttackFrame(Frame):
             c.emit(ev.DefenceDeclined(t.idx))
             return self._hit(c, a, None)
         if not (self.mode is AttackMode.MANEUVER and c.options.maneuver_reaction_cost == 0):
-            pay_reaction(c, t, value.mumm, "Verteidigung")
-        self.stage = 4
+            pay_reaction(c, t, value.mumm, ev.ReactionKind.DEFENCE)
+        self.stage = Stage.COMPARED
         self.defended = True
-        return check(c, t, CheckValue(value.index), "Verteidigung", reaction=True, defence=True)
+        about = CheckInfo(CheckPurpose.DEFENCE, self.ref(t.idx, self.attack))
+        skill = CheckValue(value.index)
+        return check(c, t, skill, "Verteidigung", about, reaction=True, defence=True)
 
     def _compared(
         self, c: Combat, a: FighterState, result: ProbeResult
@@ -278,86 +294,14 @@ class AttackFrame(Frame):
         if attack.volltreffer:
             d1, d2 = c.d10(), c.d10()
             effect = volltreffer_effect(d1 + d2 - qs)
-            c.emit(ev.TableRolled(a.idx, "Volltreffer", d1, d2, qs, effect.row.value))
+            c.emit(ev.TableRolled(a.idx, ev.TableKind.VOLLTREFFER, d1, d2, qs, effect.row.value))
             extra, direct = effect.extra_dice, effect.direct
             crit_cond, crit_zehrend = effect.condition, effect.zehrend
-        self.stage = 5
+        self.stage = Stage.EFFECTS_DONE
         self.ti += 1
-        return self._effects(c, a, t, qs, extra, direct, crit_cond, crit_zehrend)
-
-    def _effects(
-        self,
-        c: Combat,
-        a: FighterState,
-        t: FighterState,
-        qs: int,
-        extra: int,
-        direct: bool,
-        crit_cond: Condition | None,
-        crit_zehrend: str | None,
-    ) -> Frame:
-        frames: list[Frame] = []
-        opts = c.options
-        deals_damage = True
-        if self.mode is AttackMode.MANEUVER:
-            frames.extend(MANEUVERS[Maneuver(self.index)].effect(c, a, t))  # K01–K05
-            deals_damage = opts.maneuver_damage
-            weapon = UNARMED
-        if self.mode is AttackMode.HACK:
-            h = self._hack(a)
-            if h.deals_damage and qs + extra > 0:
-                all_direct = direct and opts.zerschmettert_all_direct
-                mode = ArmourMode.DIREKT if all_direct else h.armour_mode
-                frames.append(
-                    DamageFrame(
-                        t.idx,
-                        a.idx,
-                        qs + extra,
-                        h.bonus,
-                        mode,
-                        h.forms,
-                        False,
-                        h.name,
-                        bare=extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0,
-                        direct_tail=extra if direct and not all_direct else 0,
-                    )
-                )
-            if h.condition is not None:
-                gain_condition(c, t, h.condition)
-            if h.zehrend:
-                z = gain_zehrend(c, t, h.zehrend)
-                if z is not None:
-                    frames.append(z)
-        elif deals_damage:
-            if self.mode is not AttackMode.MANEUVER:
-                weapon = self._weapon(a)
-            bonus = opts.unarmed_bonus if weapon is UNARMED else weapon.bonus
-            all_direct = direct and opts.zerschmettert_all_direct  # X33
-            mode = ArmourMode.DIREKT if all_direct else weapon.armour_mode
-            bare = extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0
-            flat = -opts.entwaffnen_nsc_penalty if a.disarmed else 0
-            frames.append(
-                DamageFrame(
-                    t.idx,
-                    a.idx,
-                    qs + extra,
-                    bonus,
-                    mode,
-                    weapon.forms,
-                    weapon.non_lethal,
-                    weapon.name,
-                    bare=bare,
-                    direct_tail=extra if direct and not all_direct else 0,
-                    flat=flat,
-                )
-            )
-            if weapon.zehrend:
-                frames.append(_ZehrendLater(t.idx, weapon.zehrend))
-        if crit_cond is not None:
-            gain_condition(c, t, crit_cond)
-        if crit_zehrend is not None:
-            frames.append(_ZehrendLater(t.idx, crit_zehrend))
-        return SequenceFrame(tuple(frames))
+        return hit_effects(
+            c, a, t, self.mode, self.index, qs, extra, direct, crit_cond, crit_zehrend
+        )
 
     def _after_effects(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         return self._next_target(c, a)
@@ -366,30 +310,16 @@ class AttackFrame(Frame):
         return DONE
 
 
-class _ZehrendLater(Frame):
-    """Start a Zehrend after the hit's damage (Z08), dealing 1W10 if already suffering it."""
-
-    __slots__ = ("fighter", "kind")
-
-    def __init__(self, fighter: int, kind: str) -> None:
-        super().__init__()
-        self.fighter = fighter
-        self.kind = kind
-
-    def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        if self.stage:
-            return DONE
-        self.stage = 1
-        frame = gain_zehrend(c, c.fighters[self.fighter], self.kind)
-        return frame if frame is not None else DONE
-
-
-_STAGES = {
-    0: AttackFrame._declare,
-    1: AttackFrame._roll,
-    2: AttackFrame._rolled,
-    3: AttackFrame._defend,
-    4: AttackFrame._compared,
-    5: AttackFrame._after_effects,
-    7: AttackFrame._done,
+_BY_STAGE = {
+    Stage.DECLARE: AttackFrame._declare,
+    Stage.ROLL: AttackFrame._roll,
+    Stage.ROLLED: AttackFrame._rolled,
+    Stage.DEFEND: AttackFrame._defend,
+    Stage.COMPARED: AttackFrame._compared,
+    Stage.EFFECTS_DONE: AttackFrame._after_effects,
+    Stage.DONE: AttackFrame._done,
 }
+if set(_BY_STAGE) != set(Stage):  # every stage needs its method
+    raise ImportError(f"AttackFrame stages without a method: {set(Stage) - set(_BY_STAGE)}")
+_STAGES = tuple(_BY_STAGE[stage] for stage in Stage)
+"""The method of each stage, indexed by its value (the frame's dispatch)."""

@@ -7,15 +7,26 @@ computed from the state without rolling or changing anything. Agents, the odds p
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 from cwenv.battlemap.los import cells_in_radius, has_line_of_sight
 from cwenv.engine.checks import check_parts
 from cwenv.engine.cover import Cover, cover_against
+from cwenv.engine.parts import (
+    AIM,
+    COVER_SOURCES,
+    DISARMED,
+    HELP,
+    MANEUVER_SOURCES,
+    PRONE_TARGET,
+    RANGE,
+    Parts,
+    hack_source,
+    weapon_source,
+)
 from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.model.specs import UNARMED
-from cwenv.model.types import CheckValue, CoverLevel, Maneuver, WeaponKind
+from cwenv.model.types import AttackMode, CheckValue, CoverLevel, Maneuver, WeaponKind
 from cwenv.rules.options import AreaCover, MeleeDefence
 
 if TYPE_CHECKING:
@@ -23,11 +34,7 @@ if TYPE_CHECKING:
     from cwenv.engine.view import CombatView
 
 
-class AttackMode(IntEnum):
-    WEAPON = 0
-    HACK = 1
-    MANEUVER = 2
-    BLOCKADE = 3
+__all__ = ["AttackMode", "AttackPlan", "area_targets", "defence_values", "plan_attack"]
 
 
 PRONE_TARGET_MALUS = 2
@@ -86,7 +93,7 @@ def defence_values(
 class AttackPlan(NamedTuple):
     """What an attack will roll against, worked out before the roll (A01)."""
 
-    parts: tuple[tuple[str, int], ...]
+    parts: Parts
     cover: Cover
     ranged: bool
     targets: tuple[int, ...]
@@ -127,35 +134,35 @@ def plan_attack(
         cover = cover_against(c, a, t, ranged=ranged)
     if mode is AttackMode.WEAPON or mode is AttackMode.BLOCKADE:
         if weapon.attack_modifier:
-            parts.append((weapon.name, weapon.attack_modifier))
+            parts.append((weapon_source(index, weapon.name), weapon.attack_modifier))
         rm = weapon.range_modifier(c.bm.distance(a.pos, t.pos)) if ranged else 0
         if rm:
-            parts.append(("Entfernung", rm))
+            parts.append((RANGE, rm))
     elif mode is AttackMode.HACK:
         if hack.modifier:
-            parts.append((hack.name, hack.modifier))
+            parts.append((hack_source(index, hack.name), hack.modifier))
     else:
         rule = MANEUVERS[Maneuver(index)]  # K01, K03: the manoeuvre's difficulty
         if rule.modifier:
-            parts.append((rule.label, rule.modifier))
+            parts.append((MANEUVER_SOURCES[rule.maneuver], rule.modifier))
     cover_penalty = cover.level.penalty
     if cover_penalty:
-        parts.append((cover.level.label + (" (lebend)" if cover.living else ""), cover_penalty))
+        parts.append((COVER_SOURCES[cover.level, cover.living], cover_penalty))
     if (
         t.prone_bonus
         and cover.level is CoverLevel.NONE
         and (ranged or c.options.niederwerfen_vs_melee)
     ):
-        parts.append(("niedergeworfen", -PRONE_TARGET_MALUS))  # R06 without cover
+        parts.append((PRONE_TARGET, -PRONE_TARGET_MALUS))  # R06 without cover
     aim_qs = 0
     if ranged and mode is AttackMode.WEAPON and a.aim_target == t.idx and a.aim_stacks:
         opts = c.options
-        parts.append(("Zielen", opts.zielen_bonus * a.aim_stacks))  # H11, X03
+        parts.append((AIM, opts.zielen_bonus * a.aim_stacks))  # H11, X03
         aim_qs = opts.zielen_qs_bonus * a.aim_stacks
     if a.disarmed:
-        parts.append(("entwaffnet", -c.options.entwaffnen_nsc_penalty))
+        parts.append((DISARMED, -c.options.entwaffnen_nsc_penalty))
     if a.help_bonus:
-        parts.append(("Hilfe", a.help_bonus))
+        parts.append((HELP, a.help_bonus))
     probenwert = sum(v for _, v in parts)
     return AttackPlan(
         tuple(parts),

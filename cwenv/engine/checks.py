@@ -13,6 +13,26 @@ from typing import TYPE_CHECKING, Any
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.frames import Frame, Return
+from cwenv.engine.parts import (
+    ACTIONBONUS,
+    BEHINDERUNG,
+    CONDITION_SOURCES,
+    FOCUS,
+    MUMM,
+    VALUE_SOURCES,
+    Part,
+    PartKind,
+    Parts,
+    has_kind,
+)
+from cwenv.engine.payloads import (
+    PLAIN_CHECKS,
+    AfterRoll,
+    BeforeRoll,
+    CheckInfo,
+    CheckPurpose,
+    KeepPrompt,
+)
 from cwenv.engine.tables.conditions import CONDITION_PENALTY, MALUS_ORDER, CheckSort
 from cwenv.invariants import present
 from cwenv.model.types import CheckValue, Condition, MummSpend, Side
@@ -24,9 +44,7 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
     from cwenv.engine.view import CombatView
 
-Parts = tuple[tuple[str, int], ...]
-
-ACTIONBONUS = 2
+ACTIONBONUS_VALUE = 2
 """P03: the Tycoon may grant +2 (never more) for a spectacular action."""
 
 
@@ -59,7 +77,7 @@ def spend_mumm(c: Combat, f: FighterState, spend: MummSpend) -> None:
     if f.conditions >> Condition.ENTMUTIGT & 1:
         f.mumm_max -= cost
     c.count(f"mumm:{spend.name}")
-    c.emit(ev.MummSpent(f.idx, spend.label, cost, f.mumm))
+    c.emit(ev.MummSpent(f.idx, spend, cost, f.mumm))
 
 
 def check_parts(
@@ -70,7 +88,7 @@ def check_parts(
     attack: bool = False,
     reaction: bool = False,
     defence: bool = False,
-) -> list[tuple[str, int]]:
+) -> list[Part]:
     """The Probenwert's parts: the value, then every condition and gear modifier.
 
     Each condition's malus is its entry's in :data:`cwenv.engine.tables.conditions.CONDITIONS`
@@ -80,20 +98,20 @@ def check_parts(
     """
     opts = c.options
     spec = f.spec
-    parts = [(check.label, spec.value(check))]
+    parts: list[Part] = [(VALUE_SOURCES[check], spec.value(check))]
     conds = f.conditions
     mental = check in opts.mental_checks
     if conds:
         sort = CheckSort(check, mental, attack, reaction, defence)
         for rule in MALUS_ORDER:
             if conds >> rule.condition & 1 and rule.malus is not None and rule.malus(opts, sort):
-                parts.append((rule.label, CONDITION_PENALTY))
+                parts.append((CONDITION_SOURCES[rule.condition], CONDITION_PENALTY))
     if spec.behinderung and (
         attack or (not mental and opts.behinderung_scope is BehinderungScope.ALL_PHYSICAL)
     ):
-        parts.append(("Behinderung", -spec.behinderung))
+        parts.append((BEHINDERUNG, -spec.behinderung))
     if f.focus_bonus:
-        parts.append(("Fokus", f.focus_bonus))  # spent when the check is rolled
+        parts.append((FOCUS, f.focus_bonus))  # spent when the check is rolled
     return parts
 
 
@@ -103,15 +121,29 @@ _POST_SPENDS = (ActionKind.POST_AVERT, ActionKind.POST_REROLL)
 
 class CheckFrame(Frame):
     """Roll one Probe for ``fighter`` and return the result that stands (P01–P06, M01–M03,
-    M09). ``parts`` are the Probenwert's named summands."""
+    M09). ``parts`` are the Probenwert's summands by source; ``purpose`` names the check in
+    the narration, ``about`` says what it is for (the Mumm prompts' payload)."""
 
-    __slots__ = ("fighter", "first", "improved", "own", "parts", "purpose", "rerolls", "result")
+    __slots__ = (
+        "about",
+        "fighter",
+        "first",
+        "improved",
+        "own",
+        "parts",
+        "purpose",
+        "rerolls",
+        "result",
+    )
 
-    def __init__(self, fighter: int, parts: Parts, purpose: str, own: int = 1) -> None:
+    def __init__(
+        self, fighter: int, parts: Parts, purpose: str, about: CheckInfo, own: int = 1
+    ) -> None:
         super().__init__()
         self.fighter = fighter
         self.parts = parts
         self.purpose = purpose
+        self.about = about
         self.own = own  # leading parts from the roller itself (check_parts): its conditions
         self.improved = 0
         self.rerolls = 0
@@ -147,18 +179,21 @@ class CheckFrame(Frame):
         be shaken off now, so the check is a decision even without M02/M09."""
         from cwenv.engine.conditions import prompt_shakes
 
-        shakes = prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)
-        labels = {Condition(a.index).label for a in shakes}
-        return any(label in labels for label, _ in self.parts[1 : self.own])
+        shakes = {a.index for a in prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)}
+        return any(
+            source.kind is PartKind.CONDITION and source.ref in shakes
+            for source, _ in self.parts[1 : self.own]
+        )
 
     def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
         """After an M08 shake at this check's prompt: before the roll the shaken
-        condition's malus leaves the Probenwert (only the roller's own part — a prone
-        target's R06 malus has the same label); before or after it the frame asks again."""
+        condition's malus leaves the Probenwert (only the roller's own part: a prone
+        target's R06 malus is no condition of the roller); before or after it the frame asks
+        again."""
         if self.stage == 0:
             own = self.parts[: self.own]
-            for i, (label, _) in enumerate(own):
-                if i and label == shaken.label:
+            for i, (source, _) in enumerate(own):
+                if i and source.kind is PartKind.CONDITION and source.ref == shaken:
                     self.parts = self.parts[:i] + self.parts[i + 1 :]
                     self.own -= 1
                     break
@@ -201,7 +236,7 @@ class CheckFrame(Frame):
             return "Actionboni are not declared by the player (X14 actionbonus)"
         if f.actionbonus_used:
             return "the Actionbonus was claimed this round already (X14)"
-        if any(label == "Actionbonus" for label, _ in self.parts):
+        if has_kind(self.parts, PartKind.ACTIONBONUS):
             return "this check has the Actionbonus already"
         if f.side is not Side.RUNNER and not opts.nsc_actionbonus:
             return "NSCs claim no Actionbonus (X41 nsc_actionbonus)"
@@ -211,9 +246,9 @@ class CheckFrame(Frame):
         f = c.fighters[self.fighter]
         parts = self.parts
         if self.improved:
-            parts = (*parts, ("Mumm", 2 * self.improved))
+            parts = (*parts, (MUMM, 2 * self.improved))
         probenwert = sum(v for _, v in parts)
-        if f.focus_bonus and any(label == "Fokus" for label, _ in parts):
+        if f.focus_bonus and has_kind(parts, PartKind.FOCUS):
             f.focus_bonus = 0  # a cyberware focus (H09) lasts for one check
         if forced:
             result = forced_volltreffer(probenwert, c.options)
@@ -242,7 +277,7 @@ class CheckFrame(Frame):
             if value is not None:
                 if value.kind is ActionKind.PRE_ACTIONBONUS:
                     f.actionbonus_used = True
-                    self.parts = (*self.parts, ("Actionbonus", ACTIONBONUS))
+                    self.parts = (*self.parts, (ACTIONBONUS, ACTIONBONUS_VALUE))
                     c.count("actionbonus")
                 elif value.kind is ActionKind.PRE_IMPROVE:
                     spend_mumm(c, f, MummSpend.PROBE_VERBESSERN)
@@ -256,7 +291,10 @@ class CheckFrame(Frame):
             if self.stage == 0:
                 choices = self._pre_choices(c, f)
                 if choices:
-                    return Decision(DecisionKind.PRE_CHECK, f.idx, choices)
+                    pw = sum(v for _, v in self.parts) + 2 * self.improved
+                    return Decision(
+                        DecisionKind.PRE_CHECK, f.idx, choices, BeforeRoll(self.about, pw)
+                    )
             self.stage = 1
             value = None
         if self.stage == 1:  # roll
@@ -280,7 +318,7 @@ class CheckFrame(Frame):
                 return Return(self.result)
             choices = self._post_choices(c, f)
             if choices:
-                return Decision(DecisionKind.POST_CHECK, f.idx, choices)
+                return self._post_decision(f, choices)
             return Return(self.result)
         # stage 3: M03 — 'Du entscheidest anschliessend, welches der beiden Ergebnisse gilt'
         first = present(self.first, "the first roll of M03")
@@ -291,22 +329,40 @@ class CheckFrame(Frame):
         self.stage = 2
         choices = self._post_choices(c, f)
         if choices:
-            return Decision(DecisionKind.POST_CHECK, f.idx, choices)
+            return self._post_decision(f, choices)
         return Return(self.result)
+
+    def _post_decision(self, f: FighterState, choices: tuple[Action, ...]) -> Decision:
+        roll = present(self.result, "the roll (set before stage 2)")
+        return Decision(DecisionKind.POST_CHECK, f.idx, choices, AfterRoll(self.about, roll))
 
     def _keep_decision(self, f: FighterState) -> Decision:
         return Decision(
             DecisionKind.KEEP,
             f.idx,
             (Action(ActionKind.KEEP_SECOND, f.idx), Action(ActionKind.KEEP_FIRST, f.idx)),
+            KeepPrompt(
+                self.about,
+                present(self.first, "the first roll of M03"),
+                present(self.result, "the reroll of M03"),
+            ),
         )
 
 
 def check(
-    c: Combat, f: FighterState, value: CheckValue, purpose: str, extra: Parts = (), **flags: bool
+    c: Combat,
+    f: FighterState,
+    value: CheckValue,
+    purpose: str,
+    about: CheckInfo | CheckPurpose,
+    extra: Parts = (),
+    **flags: bool,
 ) -> CheckFrame:
-    """A CheckFrame for ``value`` with condition modifiers and ``extra`` parts."""
+    """A CheckFrame for ``value`` with condition modifiers and ``extra`` parts; ``purpose``
+    names it in the narration, ``about`` says what it is for (a bare purpose: a check that
+    concerns no attack)."""
     parts = check_parts(c, f, value, **flags)
     own = len(parts)
     parts.extend(extra)
-    return CheckFrame(f.idx, tuple(parts), purpose, own)
+    info = PLAIN_CHECKS[about] if isinstance(about, CheckPurpose) else about
+    return CheckFrame(f.idx, tuple(parts), purpose, info, own)

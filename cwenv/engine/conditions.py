@@ -98,13 +98,13 @@ def reaction_choices(c: CombatView, f: FighterState) -> tuple[int, ...]:
     return ()
 
 
-def pay_reaction(c: Combat, f: FighterState, with_mumm: int, what: str) -> None:
+def pay_reaction(c: Combat, f: FighterState, with_mumm: int, kind: ev.ReactionKind) -> None:
     if with_mumm:
         spend_mumm(c, f, MummSpend.ZUSAETZLICHE_REAKTION)
     else:
         f.reactions -= 1
-    c.count(f"reaction:{what}")
-    c.emit(ev.ReactionUsed(f.idx, what, f.reactions, bool(with_mumm)))
+    c.count(f"reaction:{kind.label}")
+    c.emit(ev.ReactionUsed(f.idx, kind, f.reactions, bool(with_mumm)))
 
 
 SHAKE_COST = MummSpend.ZUSTAND_ABSCHUETTELN.cost

@@ -14,6 +14,7 @@ from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm
 from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.engine.payloads import DamagePrompt, DeathPrompt
 from cwenv.model.types import ArmourMode, Condition, MummSpend, Side, Skill
 from cwenv.rules.options import (
     AngeschlagenTrigger,
@@ -156,7 +157,7 @@ class DamageFrame(Frame):
                     rolls,
                     self.bonus,
                     armour,
-                    self.mode.value,
+                    self.mode,
                     subtotal,
                     factor,
                     total,
@@ -172,6 +173,7 @@ class DamageFrame(Frame):
                     DecisionKind.DAMAGE,
                     f.idx,
                     (Action(ActionKind.HALVE_DAMAGE, f.idx), Action(ActionKind.TAKE_DAMAGE, f.idx)),
+                    DamagePrompt(total, self.source),
                 )
             value = None
         if self.stage == 1:
@@ -203,7 +205,7 @@ def kill(c: Combat, f: FighterState, cause: str) -> None:
     f.let_go()
     f.reactions = 0
     c.count(f"dead:{f.side.name}")
-    c.emit(ev.StatusChanged(f.idx, f"tot ({cause})"))
+    c.emit(ev.StatusChanged(f.idx, ev.Status.DEAD, cause))
     c.mark_dirty()
 
 
@@ -249,7 +251,7 @@ class LoseLPFrame(Frame):
                 c.emit(ev.LPChanged(f.idx, before, 0, "dem Tod von der Schippe gesprungen"))
                 if opts.tod_abwenden_ends_sterbend:
                     lose_condition(c, f, Condition.STERBEND, "Mumm")
-                c.emit(ev.StatusChanged(f.idx, "bewusstlos"))
+                c.emit(ev.StatusChanged(f.idx, ev.Status.UNCONSCIOUS))
                 return DONE
             kill(c, f, self.cause)
             return DONE
@@ -297,11 +299,11 @@ class LoseLPFrame(Frame):
             if opts.kampfunfaehig_prone:
                 f.conditions |= 1 << Condition.NIEDERGEWORFEN  # X44: 'zu Boden'
             if self.non_lethal and after == 0:
-                c.emit(ev.StatusChanged(f.idx, "bewusstlos (nicht-tödlich)"))
+                c.emit(ev.StatusChanged(f.idx, ev.Status.UNCONSCIOUS_NON_LETHAL))
                 return DONE
             if f.side is not Side.RUNNER and opts.nsc_at_zero is NscAtZero.DEAD:
                 return self._would_die(c, f)
-            c.emit(ev.StatusChanged(f.idx, "kampfunfähig"))
+            c.emit(ev.StatusChanged(f.idx, ev.Status.KAMPFUNFAEHIG))
             f.conditions |= 1 << Condition.STERBEND
             c.emit(ev.ConditionGained(f.idx, Condition.STERBEND.label))
         elif (
@@ -327,6 +329,7 @@ class LoseLPFrame(Frame):
                 DecisionKind.DEATH,
                 f.idx,
                 (Action(ActionKind.AVERT_DEATH, f.idx), Action(ActionKind.ACCEPT_DEATH, f.idx)),
+                DeathPrompt(f.lp),
             )
         kill(c, f, self.cause)
         return DONE
@@ -343,7 +346,7 @@ def heal(c: Combat, f: FighterState, amount: int, cause: str) -> None:
     if f.down and f.lp >= 1 and not f.conditions >> Condition.STERBEND & 1:
         f.down = False
         f.stabilised = False
-        c.emit(ev.StatusChanged(f.idx, "wieder bei Bewusstsein"))
+        c.emit(ev.StatusChanged(f.idx, ev.Status.AWAKE))
     c.mark_dirty()
 
 

@@ -21,8 +21,9 @@ from cwenv.engine.movement import (
     move_profile,
     movement_allowance_base,
 )
+from cwenv.engine.payloads import BlockadePrompt, DragPrompt
 from cwenv.model.specs import UNARMED
-from cwenv.model.types import ArmourMode, Condition
+from cwenv.model.types import ArmourMode, AttackMode, Condition
 from cwenv.rules.options import ForcedMovementBlockade
 from cwenv.rules.tables import FumbleRow, patzer_row
 
@@ -76,7 +77,7 @@ class DragFrame(Frame):
         if not choices:
             return None
         choices.append(Action(ActionKind.DRAG_STOP, a.idx, t.idx))
-        return Decision(DecisionKind.DRAG, a.idx, tuple(choices))
+        return Decision(DecisionKind.DRAG, a.idx, tuple(choices), DragPrompt(t.idx))
 
     def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
         """After an M08 shake (X38): the drag's reach (Eingeschränkt halves it) or the
@@ -85,8 +86,8 @@ class DragFrame(Frame):
         prompt: Decision | None = None
         if decision.kind is DecisionKind.DRAG:
             prompt = self._drag_prompt(c, a, t)
-        elif decision.kind is DecisionKind.BLOCKADE:
-            mover = c.fighters[decision.context[0]]
+        elif isinstance(decision.payload, BlockadePrompt):
+            mover = c.fighters[decision.payload.mover]
             cell = self.path[self.i]
             start, end = (a.pos, cell) if mover is a else (t.pos, a.pos)
             prompt = blockade_choices(c, mover, c.fighters[self.reactor], start, end)
@@ -110,10 +111,9 @@ class DragFrame(Frame):
             self.stage = 2
             if value.kind is ActionKind.BLOCKADE_ATTACK:
                 from cwenv.engine.attack import AttackFrame
-                from cwenv.engine.attack_plan import AttackMode
 
                 g = c.fighters[self.reactor]
-                pay_reaction(c, g, value.mumm, "Blockadeangriff")
+                pay_reaction(c, g, value.mumm, ev.ReactionKind.BLOCKADE)
                 return AttackFrame(g.idx, value.target, value.index, AttackMode.BLOCKADE)
         forced = c.options.forced_movement_blockade is ForcedMovementBlockade.ALL_FORCED
         while self.i < len(self.path) and a.standing:
@@ -168,12 +168,14 @@ def slide_path(c: Combat, f: FighterState, toward: int) -> tuple[int, ...]:
     return tuple(path)
 
 
-def patzer_effects(c: Combat, a: FighterState, t: FighterState, mode: int, index: int) -> Frame:
+def patzer_effects(
+    c: Combat, a: FighterState, t: FighterState, mode: AttackMode, index: int
+) -> Frame:
     """A08: roll 2W10 − the defender's QS (0: a failed attack draws no defence, X09) and
     apply the row to the attacker."""
     d1, d2 = c.d10(), c.d10()
     row = patzer_row(d1 + d2)
-    c.emit(ev.TableRolled(a.idx, "Patzer", d1, d2, 0, row.value))
+    c.emit(ev.TableRolled(a.idx, ev.TableKind.PATZER, d1, d2, 0, row.value))
     c.count(f"patzer:{row.name}")
     frames: list[Frame] = []
     if row is FumbleRow.MUSKELRISS:
@@ -192,7 +194,7 @@ def patzer_effects(c: Combat, a: FighterState, t: FighterState, mode: int, index
         provoke = c.options.forced_movement_blockade is not ForcedMovementBlockade.NEVER
         frames.append(ForcedMoveFrame(a.idx, slide_path(c, a, t.pos), "Fehltritt", provoke))
     elif row is FumbleRow.WAFFE_BLOCKIERT:
-        if mode in (0, 3) and a.weapons[index] is not UNARMED:  # weapon attacks only
+        if mode.with_weapon and a.weapons[index] is not UNARMED:  # weapon attacks only
             a.jammed |= 1 << index
             c.emit(ev.Acted(a.idx, "Waffe blockiert", a.weapons[index].name))
     elif row is FumbleRow.ENTMUTIGT:

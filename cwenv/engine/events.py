@@ -2,14 +2,101 @@
 
 The event log is the replay, the narration (``narration.py`` renders each event as one
 German line) and the source of every statistic. Fighters are referred to by their index in
-the roster; cells as :class:`Cell` tuples.
+the roster; cells as :class:`Cell` tuples. Fields that code reads are enums or ids
+(:class:`ReactionKind`, :class:`Status`, :class:`TableKind`, :class:`AttackMode`, a
+Probenwert part's :class:`~cwenv.engine.parts.Source`); their German names are labels
+for the narration, which no code compares.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
 
-from cwenv.model.types import Cell
+from cwenv.engine.parts import Part
+from cwenv.model.types import ArmourMode, AttackMode, Cell, MummSpend
+
+
+class ReactionKind(IntEnum):
+    """What a reaction is spent on (R02–R06)."""
+
+    DEFENCE = 0  # A02, R02
+    DROP_PRONE = 1  # R06 Niederwerfen
+    BLOCKADE = 2  # R04 Blockadeangriff
+    CATCH_FALL = 3  # R05 Sturz abfangen
+
+    @property
+    def label(self) -> str:
+        return _REACTION_LABELS[self]
+
+
+_REACTION_LABELS = {
+    ReactionKind.DEFENCE: "Verteidigung",
+    ReactionKind.DROP_PRONE: "Niederwerfen",
+    ReactionKind.BLOCKADE: "Blockadeangriff",
+    ReactionKind.CATCH_FALL: "Sturz abfangen",
+}
+
+
+class Status(IntEnum):
+    """A change of a fighter's standing in the fight (D05–D09, X44, X45, escaping)."""
+
+    DEAD = 0  # D07 (the event's ``cause`` says of what)
+    KAMPFUNFAEHIG = 1  # D05: at 0 LP or below, sterbend
+    UNCONSCIOUS = 2  # M04: saved from death at 0 LP
+    UNCONSCIOUS_NON_LETHAL = 3  # non-lethal damage to exactly 0 LP
+    AWAKE = 4  # healed back to 1 LP or more
+    STABILISED = 5  # D08 Volltreffer, D09
+    ESCAPED = 6  # left the map by an exit (reach_exit)
+    SURPRISED = 7  # X45: lost round 1 to an ambush
+
+    @property
+    def label(self) -> str:
+        return _STATUS_LABELS[self]
+
+    @property
+    def knocks_out(self) -> bool:
+        """Out of the fight (dead, kampfunfähig or unconscious)."""
+        return self in KNOCKED_OUT
+
+
+_STATUS_LABELS = {
+    Status.DEAD: "tot",
+    Status.KAMPFUNFAEHIG: "kampfunfähig",
+    Status.UNCONSCIOUS: "bewusstlos",
+    Status.UNCONSCIOUS_NON_LETHAL: "bewusstlos (nicht-tödlich)",
+    Status.AWAKE: "wieder bei Bewusstsein",
+    Status.STABILISED: "stabilisiert",
+    Status.ESCAPED: "entkommen",
+    Status.SURPRISED: "überrascht",
+}
+KNOCKED_OUT = frozenset(
+    {Status.DEAD, Status.KAMPFUNFAEHIG, Status.UNCONSCIOUS, Status.UNCONSCIOUS_NON_LETHAL}
+)
+
+
+class TableKind(IntEnum):
+    """The two tables an attack may roll on (A07, A08)."""
+
+    VOLLTREFFER = 0
+    PATZER = 1
+
+    @property
+    def label(self) -> str:
+        return ("Volltreffer", "Patzer")[self]
+
+
+def _named(members: type[IntEnum], table: Mapping[Any, str]) -> None:
+    """Refuse at import a member without its German label."""
+    missing = [m.name for m in members if m not in table]
+    if missing:
+        raise ImportError(f"{members.__name__} without a label in events.py: {missing}")
+
+
+_named(ReactionKind, _REACTION_LABELS)
+_named(Status, _STATUS_LABELS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +146,7 @@ class CheckRolled(Event):
 
     fighter: int
     purpose: str
-    parts: tuple[tuple[str, int], ...]
+    parts: tuple[Part, ...]
     probenwert: int
     d1: int
     d2: int
@@ -73,7 +160,7 @@ class CheckRolled(Event):
 @dataclass(frozen=True, slots=True)
 class MummSpent(Event):
     fighter: int
-    spend: str
+    spend: MummSpend
     cost: int
     left: int
 
@@ -88,17 +175,21 @@ class ResultKept(Event):
 @dataclass(frozen=True, slots=True)
 class ReactionUsed(Event):
     fighter: int
-    what: str
+    kind: ReactionKind
     left: int
     extra: bool  # paid with Mumm (M05)
 
 
 @dataclass(frozen=True, slots=True)
 class AttackDeclared(Event):
+    """``index``: the weapon, hack or :class:`~cwenv.model.types.Maneuver` (by ``mode``);
+    ``means``: its name, for the narration."""
+
     attacker: int
     target: int
+    mode: AttackMode
+    index: int
     means: str
-    kind: str  # "Angriff", "Hack", an Kampfmanöver name, "Blockadeangriff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +236,7 @@ class TableRolled(Event):
     """A07 Volltreffer or A08 Patzer table: 2W10 − QS."""
 
     fighter: int
-    table: str
+    table: TableKind
     d1: int
     d2: int
     minus: int
@@ -160,7 +251,7 @@ class DamageRolled(Event):
     rolls: tuple[int, ...]
     bonus: int
     armour: int
-    mode: str
+    mode: ArmourMode
     subtotal: int
     factor: str  # "", "resistent", "verwundbar", "immun"
     total: int
@@ -200,10 +291,12 @@ class ConditionLost(Event):
 
 @dataclass(frozen=True, slots=True)
 class StatusChanged(Event):
-    """Kampfunfähig, tot, stabilisiert, bewusstlos, wieder bei Bewusstsein, geflohen."""
+    """Kampfunfähig, tot (``cause``: of what), stabilisiert, bewusstlos, wieder bei
+    Bewusstsein, entkommen, überrascht."""
 
     fighter: int
-    status: str
+    status: Status
+    cause: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from cwenv.engine.checks import check
 from cwenv.engine.conditions import pay_reaction, reaction_choices, shake_to_react
 from cwenv.engine.damage import DamageFrame
 from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.engine.payloads import CheckPurpose, FallPrompt
 from cwenv.model.types import CheckValue, Condition
 from cwenv.rules.options import Rounding
 from cwenv.rules.probe import ProbeResult
@@ -55,7 +56,8 @@ class FallFrame(Frame):
         if not pay and not shake_to_react(c, f):
             return None
         catch = [Action(ActionKind.CATCH_FALL, f.idx, mumm=pay[0])] if pay else []
-        return Decision(DecisionKind.STURZ, f.idx, (*catch, Action(ActionKind.NO_CATCH, f.idx)))
+        choices = (*catch, Action(ActionKind.NO_CATCH, f.idx))
+        return Decision(DecisionKind.STURZ, f.idx, choices, FallPrompt(self.metres))
 
     def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
         f = c.fighters[self.fighter]
@@ -74,9 +76,10 @@ class FallFrame(Frame):
         if self.stage == 1:
             self.stage = 3
             if value is not None and value.kind is ActionKind.CATCH_FALL:
-                pay_reaction(c, f, value.mumm, "Sturz abfangen")
+                pay_reaction(c, f, value.mumm, ev.ReactionKind.CATCH_FALL)
                 self.stage = 2
-                return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen", reaction=True)
+                about = CheckPurpose.CATCH_FALL
+                return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen", about, reaction=True)
         if self.stage == 2:
             result: ProbeResult = value
             if result.success:
@@ -176,7 +179,7 @@ def difficult_check(c: Combat, f: FighterState, kind: StepKind) -> Frame:
     """H07: the check of a Schwierige Bewegung of ``kind`` (counted per kind)."""
     label = DIFFICULT_SKILL_NAMES[kind]
     c.count(f"move:{label}")
-    return check(c, f, difficult_check_value(c, kind), label)
+    return check(c, f, difficult_check_value(c, kind), label, CheckPurpose.MOVE)
 
 
 def difficult_check_value(c: Combat, kind: StepKind) -> CheckValue:

@@ -19,10 +19,11 @@ from cwenv.engine.climbing import ClimbFrame, climb_step
 from cwenv.engine.conditions import lose_condition
 from cwenv.engine.damage import DamageFrame, heal
 from cwenv.engine.frames import DONE, Frame, Return
+from cwenv.engine.payloads import CheckPurpose
 from cwenv.engine.tables.conditions import CONDITIONS
 from cwenv.invariants import present
 from cwenv.model.specs import AbilityKind, ItemKind
-from cwenv.model.types import ArmourMode, CheckValue, Condition, WeaponKind
+from cwenv.model.types import ArmourMode, AttackMode, CheckValue, Condition, WeaponKind
 from cwenv.rules.options import RucksackFailure, StabilisePatzerVictim
 from cwenv.rules.probe import ProbeResult
 
@@ -39,7 +40,6 @@ Outcome = Callable[["Combat", "FighterState", Action, ProbeResult], "Frame | Non
 def attack(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H01: a weapon attack."""
     from cwenv.engine.attack import AttackFrame
-    from cwenv.engine.attack_plan import AttackMode
 
     return AttackFrame(f.idx, action.target, action.index, AttackMode.WEAPON)
 
@@ -47,7 +47,6 @@ def attack(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame
 def maneuver(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """K01–K05: a Kampfmanöver is an attack."""
     from cwenv.engine.attack import AttackFrame
-    from cwenv.engine.attack_plan import AttackMode
 
     return AttackFrame(f.idx, action.target, action.index, AttackMode.MANEUVER)
 
@@ -55,7 +54,6 @@ def maneuver(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Fra
 def hack(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H10: an uploaded hack."""
     from cwenv.engine.attack import AttackFrame
-    from cwenv.engine.attack_plan import AttackMode
 
     return AttackFrame(f.idx, action.target, action.index, AttackMode.HACK)
 
@@ -195,7 +193,7 @@ def shake_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """H12: the condition's own check (its entry in the conditions table)."""
     cond = Condition(a.index)
     value = present(CONDITIONS[cond].shake_check, f"a shake check of {cond.name}")
-    return check(c, f, value(c.options), f"{cond.label} abschütteln")
+    return check(c, f, value(c.options), f"{cond.label} abschütteln", CheckPurpose.SHAKE)
 
 
 def shake_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -206,7 +204,7 @@ def shake_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) ->
 
 def mumm_probe_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """Z02, X02: the benommen check (``options.benommen_check``)."""
-    return check(c, f, c.options.benommen_check, "Mumm-Probe (benommen)")
+    return check(c, f, c.options.benommen_check, "Mumm-Probe (benommen)", CheckPurpose.BENOMMEN)
 
 
 def mumm_probe_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -217,7 +215,8 @@ def mumm_probe_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResul
 
 def stabilise_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """D09: Technik to stabilise a dying fighter."""
-    return check(c, f, CheckValue.TECHNIK, f"{c.fighters[a.target].name} stabilisieren")
+    patient = c.fighters[a.target].name
+    return check(c, f, CheckValue.TECHNIK, f"{patient} stabilisieren", CheckPurpose.STABILISE)
 
 
 def stabilise_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -227,7 +226,7 @@ def stabilise_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult
     if result.success:
         lose_condition(c, patient, Condition.STERBEND, f"stabilisiert von {f.name}")
         patient.stabilised = True
-        c.emit(ev.StatusChanged(patient.idx, "stabilisiert"))
+        c.emit(ev.StatusChanged(patient.idx, ev.Status.STABILISED))
     elif result.patzer:
         opts = c.options
         victim = patient if opts.stabilise_patzer_victim is StabilisePatzerVictim.PATIENT else f
@@ -240,7 +239,7 @@ def stabilise_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult
 def helfen_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """P08: the helper supports the ally's attack with the same skill."""
     ally = c.fighters[a.target]
-    return check(c, f, _helper_skill(ally), f"{ally.name} helfen")
+    return check(c, f, _helper_skill(ally), f"{ally.name} helfen", CheckPurpose.HELP)
 
 
 def helfen_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -256,7 +255,7 @@ def free_weapon_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """A08 Waffe blockiert: Technik for a ranged weapon, Unbeugsamkeit for a melee one."""
     w = f.weapons[a.index]
     skill = CheckValue.TECHNIK if w.kind is WeaponKind.RANGED else CheckValue.UNBEUGSAMKEIT
-    return check(c, f, skill, f"{w.name} befreien")
+    return check(c, f, skill, f"{w.name} befreien", CheckPurpose.FREE_WEAPON)
 
 
 def free_weapon_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -268,7 +267,7 @@ def free_weapon_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResu
 
 def rucksack_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """H06: Operations to find an item in the backpack."""
-    return check(c, f, CheckValue.OPERATIONS, "Rucksack durchsuchen")
+    return check(c, f, CheckValue.OPERATIONS, "Rucksack durchsuchen", CheckPurpose.RUCKSACK)
 
 
 def rucksack_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:

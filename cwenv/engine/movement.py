@@ -20,7 +20,8 @@ from cwenv.engine.conditions import (
 from cwenv.engine.damage import gain_zehrend
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.game import VictoryKind
-from cwenv.model.types import Condition, WeaponKind
+from cwenv.engine.payloads import BlockadePrompt
+from cwenv.model.types import AttackMode, Condition, WeaponKind
 from cwenv.rules.options import BlockadeGeometry, DropAbsorbed, ProneMovement
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def blockade_choices(
         for wi in (weapons if pay else ())
     ]
     choices.append(Action(ActionKind.LET_PASS, g.idx, mover.idx))
-    return Decision(DecisionKind.BLOCKADE, g.idx, tuple(choices), (mover.idx,))
+    return Decision(DecisionKind.BLOCKADE, g.idx, tuple(choices), BlockadePrompt(mover.idx, a, b))
 
 
 class MoveFrame(Frame):
@@ -183,9 +184,8 @@ class MoveFrame(Frame):
             self.stage = 0
             if value.kind is ActionKind.BLOCKADE_ATTACK:
                 from cwenv.engine.attack import AttackFrame
-                from cwenv.engine.attack_plan import AttackMode
 
-                pay_reaction(c, g, value.mumm, "Blockadeangriff")
+                pay_reaction(c, g, value.mumm, ev.ReactionKind.BLOCKADE)
                 self.stage = 2
                 return AttackFrame(g.idx, f.idx, value.index, AttackMode.BLOCKADE)
         if self.stage == 2:  # back from a Blockadeangriff
@@ -268,6 +268,6 @@ def _maybe_escape(c: Combat, f: FighterState) -> None:
         if v.kind is VictoryKind.REACH_EXIT and v.side is f.side:
             f.fled = True
             c.remove_from_map(f)
-            c.emit(ev.StatusChanged(f.idx, "entkommen"))
+            c.emit(ev.StatusChanged(f.idx, ev.Status.ESCAPED))
             c.mark_dirty()
             return

@@ -14,13 +14,14 @@ from typing import Any
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind
-from cwenv.model.types import MummSpend
+from cwenv.engine.parts import Part, labelled
+from cwenv.model.types import ArmourMode, MummSpend
 
 Names = Sequence[str]
 
 
-def _parts(parts: Iterable[tuple[str, int]]) -> str:
-    items = list(parts)
+def _parts(parts: Iterable[Part]) -> str:
+    items = labelled(parts)
     if not items:
         return "0"
     first_label, first_value = items[0]
@@ -63,7 +64,7 @@ def _damage(e: ev.DamageRolled, n: Names) -> str:
         terms.append(term)
     armour = f", Rüstung {e.armour} je Wurf" if e.armour else ""
     flat = f", {'+' if e.flat >= 0 else '−'}{abs(e.flat)} (entwaffnet)" if e.flat else ""
-    mode = "" if e.mode == "normal" else f" ({e.mode})"
+    mode = "" if e.mode is ArmourMode.NORMAL else f" ({e.mode.value})"
     factor = f", {e.factor}" if e.factor else ""
     return (
         f"{n[e.target]} erleidet Schaden{mode}: {' + '.join(terms)}{armour}{flat} = "
@@ -83,16 +84,18 @@ _RENDER: dict[type[ev.Event], Callable[[Any, Names], str]] = {
     ev.TurnEnded: lambda e, n: f"{n[e.fighter]} beendet den Zug",
     ev.Moved: lambda e, n: f"{n[e.fighter]} {e.how} {e.metres} m {_cells(e.path)}",
     ev.CheckRolled: _check,
-    ev.MummSpent: lambda e, n: f"{n[e.fighter]} gibt {e.cost} Mumm aus: {e.spend} (noch {e.left})",
+    ev.MummSpent: lambda e, n: (
+        f"{n[e.fighter]} gibt {e.cost} Mumm aus: {e.spend.label} (noch {e.left})"
+    ),
     ev.ResultKept: lambda e, n: (
         f"{n[e.fighter]} behält den {'zweiten' if e.second else 'ersten'} Wurf ({e.total})"
     ),
     ev.ReactionUsed: lambda e, n: (
-        f"{n[e.fighter]} reagiert: {e.what}"
+        f"{n[e.fighter]} reagiert: {e.kind.label}"
         + (" (Mumm: zusätzliche Reaktion)" if e.extra else f" (noch {e.left} Reaktionen)")
     ),
     ev.AttackDeclared: lambda e, n: (
-        f"{n[e.attacker]} greift {n[e.target]} an: {e.kind} mit {e.means}"
+        f"{n[e.attacker]} greift {n[e.target]} an: {e.mode.label} mit {e.means}"
     ),
     ev.AttackFailed: lambda e, n: f"{n[e.attacker]} trifft {n[e.target]} nicht ({e.reason})",
     ev.AttackRedirected: lambda e, n: (
@@ -108,7 +111,7 @@ _RENDER: dict[type[ev.Event], Callable[[Any, Names], str]] = {
         + (f" (inkl. +{e.aim_bonus} Zielen)" if e.aim_bonus else "")
     ),
     ev.TableRolled: lambda e, n: (
-        f"{e.table}-Tabelle für {n[e.fighter]}: {e.d1}+{e.d2} − {e.minus} = "
+        f"{e.table.label}-Tabelle für {n[e.fighter]}: {e.d1}+{e.d2} − {e.minus} = "
         f"{e.d1 + e.d2 - e.minus} → {e.row}"
     ),
     ev.DamageRolled: _damage,
@@ -119,7 +122,7 @@ _RENDER: dict[type[ev.Event], Callable[[Any, Names], str]] = {
         + (f" (statt erneut {e.instead_of})" if e.instead_of else "")
     ),
     ev.ConditionLost: lambda e, n: f"{n[e.fighter]} ist nicht mehr {e.condition} ({e.cause})",
-    ev.StatusChanged: lambda e, n: f"{n[e.fighter]} ist {e.status}",
+    ev.StatusChanged: lambda e, n: f"{n[e.fighter]} ist {status_text(e)}",
     ev.Acted: lambda e, n: (
         f"{n[e.fighter]} {e.what}"
         + (f" {n[e.target]}" if e.target >= 0 else "")
@@ -134,6 +137,11 @@ _RENDER: dict[type[ev.Event], Callable[[Any, Names], str]] = {
     ev.RoundEnded: lambda e, n: f"Ende der Kampfrunde {e.round}",
     ev.CombatEnded: lambda e, n: f"Kampfende nach {rounds_text(e.rounds)}: {e.winner} ({e.reason})",
 }
+
+
+def status_text(e: ev.StatusChanged) -> str:
+    """``kampfunfähig``, ``tot (Pistole)``: a status with its cause, if it has one."""
+    return e.status.label + (f" ({e.cause})" if e.cause else "")
 
 
 def rounds_text(rounds: int) -> str:

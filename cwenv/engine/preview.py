@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.engine.attack_plan import AttackMode, defence_values, plan_attack
+from cwenv.engine.attack_plan import defence_values, plan_attack
 from cwenv.engine.checks import check_parts
 from cwenv.engine.conditions import reaction_choices
-from cwenv.model.types import CoverLevel
+from cwenv.engine.parts import Parts
+from cwenv.model.types import AttackMode, CoverLevel
 from cwenv.rules.odds import attack_odds, probe_odds
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class AttackPreview:
     """
 
     probenwert: int
-    parts: tuple[tuple[str, int], ...]
+    parts: Parts
     success: float
     hit: float
     expected_qs: float

@@ -16,6 +16,7 @@ from cwenv.engine.damage import LoseLPFrame, zehrend_damage
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.game import VictoryKind
 from cwenv.engine.movement import in_danger_zone
+from cwenv.engine.payloads import CheckPurpose, OrderPrompt
 from cwenv.model.types import CheckValue, Condition, Skill
 from cwenv.rules.options import (
     InitiativeSystem,
@@ -108,18 +109,18 @@ class RoundFrame(Frame):
                 f = c.fighters[self.ambush[self.si - 1]]
                 self.surprised = (*self.surprised, f.idx)
                 f.reactions = 0
-                c.emit(ev.StatusChanged(f.idx, "überrascht"))
+                c.emit(ev.StatusChanged(f.idx, ev.Status.SURPRISED))
             if self.si < len(self.ambush):
                 f = c.fighters[self.ambush[self.si]]
                 self.si += 1
-                return check(c, f, CheckValue.REFLEXE, "Hinterhalt")
+                return check(c, f, CheckValue.REFLEXE, "Hinterhalt", CheckPurpose.AMBUSH)
             self.stage = 2
             value = None
         if self.stage == 2:
             if value is not None and value.kind is ActionKind.CHOOSE_ACTOR:
                 return self._turn(c, value.target)
             while c.queue:
-                _step, idx = c.queue[0]
+                step, idx = c.queue[0]
                 f = c.fighters[idx]
                 if not f.standing or idx in self.surprised:
                     c.queue.pop(0)
@@ -127,7 +128,7 @@ class RoundFrame(Frame):
                 tied = self._tied_group(c)
                 if len(tied) > 1:
                     choices = tuple(Action(ActionKind.CHOOSE_ACTOR, tied[0], t) for t in tied)
-                    return Decision(DecisionKind.ORDER, tied[0], choices)
+                    return Decision(DecisionKind.ORDER, tied[0], choices, OrderPrompt(step))
                 return self._turn(c, idx)
             self.stage = 3
             return EndOfRoundFrame()
@@ -290,6 +291,7 @@ class EndOfRoundFrame(Frame):
                     f,
                     CheckValue(c.options.zehrend_check(kind).value),
                     f"Zehrend ({kind}) beenden",
+                    CheckPurpose.ZEHREND,
                 )
             else:
                 kind = f.zehrend[self.kind_i]
@@ -303,7 +305,7 @@ class EndOfRoundFrame(Frame):
         if self.phase == 2:  # dying check (D08)
             if want_dying and f.conditions >> Condition.STERBEND & 1 and not f.dead:
                 self.phase = 3
-                return check(c, f, CheckValue.UNBEUGSAMKEIT, "Sterben")
+                return check(c, f, CheckValue.UNBEUGSAMKEIT, "Sterben", CheckPurpose.DYING)
             self._next_fighter()
             return None
         if self.phase == 3:
@@ -312,7 +314,7 @@ class EndOfRoundFrame(Frame):
             if result.volltreffer:
                 lose_condition(c, f, Condition.STERBEND, "stabilisiert sich selbst")
                 f.stabilised = True
-                c.emit(ev.StatusChanged(f.idx, "stabilisiert"))
+                c.emit(ev.StatusChanged(f.idx, ev.Status.STABILISED))
             elif result.patzer:
                 return LoseLPFrame(f.idx, 0, "Patzer beim Sterben", damage=False, die=True)
             elif not result.success:

@@ -25,6 +25,7 @@ from cwenv.engine.movement import (
     threat_masks,
 )
 from cwenv.engine.offers import handlung_actions, maneuver_allowed
+from cwenv.engine.payloads import TurnPrompt
 from cwenv.engine.tables.handlungen import HANDLUNGEN
 from cwenv.model.types import Condition, Maneuver, MummSpend
 from cwenv.rules.options import ProneBonusUntil
@@ -77,7 +78,7 @@ class TurnFrame(Frame):
             actions = c.restrict(f.idx, turn_actions(c, f.idx))
             if len(actions) > 1:
                 c.turn_legal = actions  # legal_actions() reuses this list
-                return Decision(DecisionKind.TURN, f.idx)
+                return Decision(DecisionKind.TURN, f.idx, None, TurnPrompt(self.slot))
             # A single legal choice is forced (END_TURN, the benommen Mumm-Probe): no decision.
             if c.take_forced():
                 return DONE

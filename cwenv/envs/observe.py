@@ -18,6 +18,7 @@ from cwenv.battlemap.los import has_line_of_sight
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.cover import cover_against
 from cwenv.engine.fighter import FighterState
+from cwenv.engine.payloads import AttackPrompt, BlockadePrompt, DragPrompt
 from cwenv.engine.state import Combat
 from cwenv.envs.capacity import MAX_CONDITIONS, MAX_SIDES
 from cwenv.envs.errors import EncodingError
@@ -297,8 +298,10 @@ class Observer:
         deciding = legal is not None and d is not None
         if deciding and d is not None:
             v[int(d.kind)] = 1.0
-            if d.kind is DecisionKind.DEFEND and len(d.context) > 1:
-                v[_CI["attack_total/30"]] = d.context[1] / 30
+            about = d.payload
+            roll = about.attack.roll if isinstance(about, AttackPrompt) else None
+            if d.kind is DecisionKind.DEFEND and roll is not None:
+                v[_CI["attack_total/30"]] = roll.total / 30
         else:
             v[_NONE] = 1.0
         limit = self.t.round_limit
@@ -365,8 +368,11 @@ def _context_fighter(c: Combat) -> int:
     d = c.decision
     if d is None:
         return -1
-    if d.kind in (DecisionKind.DEFEND, DecisionKind.NIEDERWERFEN, DecisionKind.BLOCKADE):
-        return d.context[0] if d.context else -1
-    if d.kind is DecisionKind.DRAG and d.actions:
-        return d.actions[0].target
+    about = d.payload
+    if isinstance(about, AttackPrompt):  # DEFEND, NIEDERWERFEN
+        return about.attack.attacker
+    if isinstance(about, BlockadePrompt):
+        return about.mover
+    if isinstance(about, DragPrompt):
+        return about.target
     return -1

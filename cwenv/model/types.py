@@ -213,6 +213,34 @@ _MANEUVER_LABELS = {
 }
 
 
+class AttackMode(IntEnum):
+    """How an attack is made (A01, H10, K, R04): with a weapon (``index``: the weapon), a
+    hack (the hack), a Kampfmanöver (the :class:`Maneuver`) or a Blockadeangriff (the
+    melee weapon)."""
+
+    WEAPON = 0
+    HACK = 1
+    MANEUVER = 2
+    BLOCKADE = 3
+
+    @property
+    def label(self) -> str:
+        return _ATTACK_LABELS[self]
+
+    @property
+    def with_weapon(self) -> bool:
+        """A weapon attack or a Blockadeangriff: ``index`` is a weapon."""
+        return self is AttackMode.WEAPON or self is AttackMode.BLOCKADE
+
+
+_ATTACK_LABELS = {
+    AttackMode.WEAPON: "Angriff",
+    AttackMode.HACK: "Hack",
+    AttackMode.MANEUVER: "Kampfmanöver",
+    AttackMode.BLOCKADE: "Blockadeangriff",
+}
+
+
 class MummSpend(IntEnum):
     """The nine Mumm spends (M01–M09) with their cost in Mumm points; each one's rule is
     its entry in ``cwenv.engine.tables.mumm.MUMM_SPENDS``."""
@@ -272,6 +300,7 @@ def _named(members: type[Enum], table: dict[Any, Any], what: str) -> None:
 
 _named(Condition, _CONDITION_LABELS, "a German name")
 _named(Maneuver, _MANEUVER_LABELS, "a German name")
+_named(AttackMode, _ATTACK_LABELS, "a German name")
 _named(MummSpend, _MUMM_LABELS, "a German name")
 _named(MummSpend, _MUMM_COSTS, "a cost")
 

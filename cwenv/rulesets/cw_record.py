@@ -11,8 +11,6 @@ from cwenv.ruleset import GameRecord
 if TYPE_CHECKING:
     from cwenv.engine.state import Combat
 
-_KNOCKOUT = ("kampfunfähig", "tot", "bewusstlos")
-
 
 def derived_counters(combat: Combat) -> dict[str, int]:
     """Counters read off the event log: ``turns:SIDE`` (turns begun per side, I03/I12) and
@@ -34,14 +32,14 @@ def derived_counters(combat: Combat) -> dict[str, int]:
             hit_target = vt_target = -1
         elif isinstance(event, ev.Hit):
             hit_target, vt_target = event.target, -1
-        elif isinstance(event, ev.TableRolled) and event.table == "Volltreffer":
+        elif isinstance(event, ev.TableRolled) and event.table is ev.TableKind.VOLLTREFFER:
             vt_target = hit_target
         elif isinstance(event, ev.AttackDeclared | ev.TurnEnded | ev.RoundEnded):
             hit_target = vt_target = -1
         elif isinstance(event, ev.StatusChanged):
-            if event.status == "wieder bei Bewusstsein":
+            if event.status is ev.Status.AWAKE:
                 down.discard(event.fighter)
-            elif event.status.startswith(_KNOCKOUT) and event.fighter not in down:
+            elif event.status.knocks_out and event.fighter not in down:
                 down.add(event.fighter)
                 side = combat.fighters[event.fighter].side
                 if winner is not None and side is not winner and side is not Side.NEUTRAL:

@@ -62,7 +62,7 @@ class Snapshot:
     round: int
     positions: tuple[int, ...]
     lp: tuple[int, ...]
-    status: tuple[str, ...]  # "" while fighting, else the last status (German)
+    status: tuple[ev.StatusChanged | None, ...]  # None while fighting, else the last status
 
 
 @dataclass
@@ -179,7 +179,7 @@ def frames(game: Game, events: Sequence[ev.Event]) -> list[RoundLog]:
     bm, names = game.battlemap, game.names
     pos = list(game.positions)
     lp = [spec.lp for spec in game.roster]
-    status = ["" for _ in game.roster]
+    status: list[ev.StatusChanged | None] = [None for _ in game.roster]
     logs = [RoundLog(None)]
     for event in events:
         if isinstance(event, ev.RoundStarted):
@@ -190,7 +190,7 @@ def frames(game: Game, events: Sequence[ev.Event]) -> list[RoundLog]:
         elif isinstance(event, ev.LPChanged):
             lp[event.fighter] = event.after
         elif isinstance(event, ev.StatusChanged):
-            status[event.fighter] = "" if event.status == "wieder bei Bewusstsein" else event.status
+            status[event.fighter] = None if event.status is ev.Status.AWAKE else event
     return [log for log in logs if log.snapshot is not None or log.lines]
 
 
@@ -207,10 +207,13 @@ def marker(game: Game, idx: int) -> str:
 
 def render_map(game: Game, snap: Snapshot) -> Text:
     """The battle map (``render_rows``) with every fighter on the map overlaid."""
+    from cwenv.engine.narration import status_text
+
     bm = game.battlemap
     overlay: dict[int, int] = {}
     for idx, cell in enumerate(snap.positions):
-        if not snap.status[idx].startswith("entkommen"):
+        shown = snap.status[idx]
+        if shown is None or shown.status is not ev.Status.ESCAPED:
             overlay.setdefault(cell, idx)
     text = Text()
     for y, row in enumerate(bm.render_rows()):
@@ -221,12 +224,13 @@ def render_map(game: Game, snap: Snapshot) -> Text:
                 continue
             spec = game.roster[idx]
             style = SIDE_STYLE[spec.side]
-            if snap.status[idx]:
+            if snap.status[idx] is not None:
                 style += " strike dim"
             text.append(marker(game, idx), style=style)
         text.append("\n")
     for idx, spec in enumerate(game.roster):
-        state = f" – {snap.status[idx]}" if snap.status[idx] else ""
+        shown = snap.status[idx]
+        state = f" – {status_text(shown)}" if shown is not None else ""
         text.append(f"  {marker(game, idx)}", style=SIDE_STYLE[spec.side])
         text.append(f" {spec.name} ({spec.side.label}) LP {snap.lp[idx]}{state}\n")
     return text
