@@ -10,7 +10,9 @@ from rich.console import Console
 
 from agents.policy.bundle import BundleError
 from agents.search import prepare_agents
-from cwenv.agent_registry import UnknownAgentError
+from cwenv.agent import Agent
+from cwenv.agent_registry import UnknownAgentError, make_agent
+from cwenv.play.assist import DEFAULT_ADVISOR, NO_ADVISOR, Assistant
 from cwenv.play.table_game import HUMAN, DiceMode, PlaySession, SavedGame, load_game, read_saved
 from cwenv.play.tui import SAVE_SUFFIXES, Prompt, QuitRequested, TerminalGame
 from cwenv.yamlio import ConfigError
@@ -34,6 +36,14 @@ def play(
         help="Where the game is saved after every decision (resume with --load).",
     ),
     no_autosave: bool = typer.Option(False, "--no-autosave", help="Do not autosave."),
+    advisor: str = typer.Option(
+        DEFAULT_ADVISOR,
+        "--advisor",
+        help="Agent whose choice Enter takes ('none': Enter repeats the last kind of choice).",
+    ),
+    hint: bool = typer.Option(
+        False, "--hint", help="Show the advisor's proposal and reason before each of your choices."
+    ),
 ) -> None:
     """Play a fight in the terminal: you choose the runners' actions from menus of legal
     choices with their exact odds; agents drive the NSCs; every event is narrated."""
@@ -59,7 +69,9 @@ def play(
         # up; a loaded one replays its saved dice and asks only once it is running.
         ask = prompt.ask_die if doc is None and saved.dice is DiceMode.TABLE else None
         session = PlaySession(game, saved, ask, source=doc or "command line")
-        prepare_agents(list(session.agents.values()), game)  # an agent that cannot play it
+        helper = None if advisor == NO_ADVISOR else _advisor(advisor)
+        agents = [*session.agents.values(), *([helper] if helper is not None else [])]
+        prepare_agents(agents, game)  # an agent that cannot play it: say so now
     except (ConfigError, UnknownAgentError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
@@ -68,7 +80,16 @@ def play(
         return
     if not no_autosave:
         _keep_previous_autosave(console, autosave, load)
-    TerminalGame(session, console, input, None if no_autosave else autosave, prompt).run()
+    assistant = Assistant(helper, saved.seed)
+    where = None if no_autosave else autosave
+    TerminalGame(session, console, input, where, prompt, assistant, hint).run()
+
+
+def _advisor(spec: str) -> Agent:
+    try:
+        return make_agent(spec)
+    except UnknownAgentError as exc:
+        raise UnknownAgentError(f"--advisor: {exc} (or '{NO_ADVISOR}')") from None
 
 
 def _keep_previous_autosave(console: Console, autosave: Path, load: Path | None) -> None:

@@ -8,6 +8,7 @@ from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.preview import preview_attack
 from cwenv.engine.state import Combat
 from cwenv.model.types import CheckValue, Condition, Maneuver
+from cwenv.play.prompt_odds import choice_odds
 
 MOVE_KINDS = frozenset({ActionKind.MOVE, ActionKind.SCHWIERIG, ActionKind.DRAG_TO})
 """Actions chosen by typing a cell rather than a menu number (there can be hundreds)."""
@@ -48,7 +49,14 @@ def _pct(p: float) -> str:
 
 
 def label(c: Combat, action: Action) -> str:
-    """A one-line German description of ``action``; attacks carry their exact odds."""
+    """A one-line German description of ``action`` with its exact odds: attacks their hit
+    chance, a prompt's choices theirs (:func:`cwenv.play.prompt_odds.choice_odds`)."""
+    text = _label(c, action)
+    odds = choice_odds(c, action)
+    return f"{text} — {odds}" if odds else text
+
+
+def _label(c: Combat, action: Action) -> str:
     kind = action.kind
     names = c.game.names
     f = c.fighters[action.actor]

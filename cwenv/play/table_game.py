@@ -174,8 +174,12 @@ class PlaySession:
         c.apply(action)
         return action
 
-    def human_step(self, action: Action) -> None:
-        """Apply a human choice (validated by the engine); remember it for undo."""
+    def human_step(self, action: Action, undo_point: bool = True) -> None:
+        """Apply a human choice (validated by the engine); remember it for undo unless it
+        is part of the decision before it (``undo_point=False``: undo takes back both)."""
+        if not undo_point:
+            self.combat.apply(action)
+            return
         self.undo_points.append(len(self.combat.history))
         try:
             self.combat.apply(action)

@@ -6,80 +6,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from cwenv.battlemap.grid import Terrain
-from cwenv.engine.actions import Action, ActionKind, DecisionKind
+from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.narration import narrate, rounds_text
-from cwenv.engine.state import Combat, IllegalActionError
-from cwenv.model.types import Condition, Side
-from cwenv.play.menu import label, split_menu
+from cwenv.engine.state import IllegalActionError
+from cwenv.play.assist import Assistant, QuickAttack, quick_targets, searches_now
+from cwenv.play.board_view import mark, render_map, status_table, turn_order
+from cwenv.play.menu import label
+from cwenv.play.screen import input_for, show_advice, show_decision
 from cwenv.play.table_game import DiceMode, PlayError, PlaySession
 from cwenv.yamlio import ConfigError
 
-SIDE_STYLE = {Side.RUNNER: "bold cyan", Side.GEGNER: "bold red", Side.NEUTRAL: "bold yellow"}
-TERRAIN_GLYPH = {
-    Terrain.FLOOR: (".", "grey50"),
-    Terrain.WALL: ("#", "white"),
-    Terrain.COVER_HALF: ("=", "yellow"),
-    Terrain.COVER_THREE_QUARTER: ("%", "dark_orange"),
-    Terrain.WATER: ("~", "blue"),
-    Terrain.CLIMB: ("H", "magenta"),
-    Terrain.DOOR_CLOSED: ("+", "green"),
-    Terrain.DOOR_OPEN: ("/", "green"),
-    Terrain.FIRE: ("*", "red"),
-}
 HELP = (
-    "Befehle: Nummer = Wahl · b X Y = bewegen · sb X Y = schwierige Bewegung · "
-    "z X Y = zerren · u = rückgängig · s DATEI = speichern · k = Karte · q = beenden"
+    "Befehle: Nummer = Wahl · Enter = Vorgabe · a N = Angriff auf Ziel N (a N + = mit Probe "
+    "verbessern) · b X Y = bewegen · sb X Y = schwierige Bewegung · z X Y = zerren · "
+    "? = Rat · u = rückgängig · s DATEI = speichern · k = Karte · q = beenden"
 )
-
-
-def fighter_mark(idx: int) -> str:
-    return "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[idx % 36]
-
-
-def render_map(c: Combat) -> Text:
-    bm = c.bm
-    text = Text()
-    text.append("   " + "".join(str(x % 10) for x in range(bm.width)) + "\n", style="grey42")
-    for y in range(bm.height):
-        text.append(f"{y:2d} ", style="grey42")
-        for x in range(bm.width):
-            cell = y * bm.width + x
-            idx = c.occupant.get(cell)
-            if idx is not None:
-                f = c.fighters[idx]
-                style = "dim" if f.down else SIDE_STYLE[f.side]
-                text.append(fighter_mark(idx), style=style)
-                continue
-            terrain = bm.terrain[cell]
-            if terrain in (Terrain.DOOR_CLOSED, Terrain.DOOR_OPEN):
-                terrain = Terrain.DOOR_OPEN if c.door_open(cell) else Terrain.DOOR_CLOSED
-            glyph, style = TERRAIN_GLYPH[terrain]
-            text.append(glyph, style=style)
-        text.append("\n")
-    return text
-
-
-def status_table(c: Combat) -> Table:
-    table = Table(show_edge=False, pad_edge=False)
-    for col in ("", "Name", "LP", "Reak.", "Mumm", "Zustände"):
-        table.add_column(col)
-    for f in c.fighters:
-        conds = [cond.label for cond in Condition if f.has(cond)]
-        conds += [f"zehrend ({k})" for k in f.zehrend]
-        status = "tot" if f.dead else ("kampfunfähig" if f.down else "")
-        table.add_row(
-            Text(fighter_mark(f.idx), style=SIDE_STYLE[f.side]),
-            f.name,
-            f"{f.lp}/{f.spec.lp}",
-            str(f.reactions),
-            f"{f.mumm}/{f.mumm_max}",
-            ", ".join(filter(None, [status, *conds])),
-        )
-    return table
 
 
 class QuitRequested(Exception):
@@ -149,6 +91,9 @@ class TerminalGame:
     """Runs a :class:`PlaySession` in a terminal: ``read`` asks the human for a line (see
     :class:`Prompt`; pass the one the session's table dice already use).
 
+    ``assistant`` holds the advisor whose choice Enter takes (and, with ``hint``, whose
+    proposal is shown before every decision of a human).
+
     With ``autosave`` the game is written there at every consistent point (at the start,
     after each step a human took part in, at the end), so quitting, Ctrl-C or a crash lose
     nothing: ``cwenv play --load`` of that file goes on from there.
@@ -161,8 +106,13 @@ class TerminalGame:
         read: Callable[[str], str],
         autosave: Path | None = None,
         prompt: Prompt | None = None,
+        assistant: Assistant | None = None,
+        hint: bool = False,
     ):
         self.session = session
+        self.assistant = assistant if assistant is not None else Assistant(None)
+        self.hint = hint
+        self.quick: QuickAttack | None = None
         self.console = console
         self.prompt = prompt if prompt is not None else Prompt(console, read)
         self.prompt.resolving = lambda: session.combat.resolving()
@@ -269,8 +219,15 @@ class TerminalGame:
         if s.human_to_move():
             self.narrate_new()
             self.human_decision()
-        else:
-            s.agent_step()
+            return
+        c = s.combat
+        agent = s.agents[c.fighters[c.current_fighter()].side]
+        budget = searches_now(agent, c)
+        if budget is not None:  # a search takes a while: say so before it starts
+            self.narrate_new()
+            who = c.fighters[c.current_fighter()].name
+            self.console.print(f"{who} denkt nach … ({agent.name}: {budget})", markup=False)
+        s.agent_step()
 
     def human_decision(self) -> None:
         """Ask until one legal choice is made (QuitRequested when the player gives up)."""
@@ -278,17 +235,16 @@ class TerminalGame:
         d = c.decision
         if d is None:
             raise PlayError("no decision is pending")
-        me = c.fighters[d.fighter]
         legal = c.legal_actions()
-        numbered, cells = split_menu(legal)
-        head = f"{me.name} — {d.kind.label}"
-        if d.kind is DecisionKind.TURN:
-            head += f" (LP {me.lp}/{me.spec.lp}, Reaktionen {me.reactions}, Mumm {me.mumm})"
-        self.console.print(head, style="bold", markup=False)
-        for i, action in enumerate(numbered, 1):
-            self.console.print(f"  {i}) {label(c, action)}", markup=False, highlight=False)
-        if cells:
-            self.console.print(f"  Bewegung: {len(cells)} erreichbare Felder (b X Y)", markup=False)
+        if self.quick is not None:
+            action, over = self.quick.answer(c, legal)
+            if over:
+                self.quick = None
+            if action is not None:  # this attack's own roll: answered as `a N` said
+                self.console.print(f"  (a) {label(c, action)}", markup=False, highlight=False)
+                self._apply(action, undo_point=False)
+                return
+        numbered, cells = show_decision(self.console, c, legal, self.assistant, self.hint)
         while True:
             line = self.ask("> ").strip()
             if self.command(line, numbered, cells):
@@ -299,7 +255,7 @@ class TerminalGame:
         s = self.session
         words = line.split()
         if not words:
-            return False
+            return self._enter(numbered)
         head = words[0].lower()
         if head == "q":
             if self.confirm_quit():
@@ -308,10 +264,15 @@ class TerminalGame:
         if head == "k":
             self.console.print(render_map(s.combat))
             self.console.print(status_table(s.combat))
+            self.console.print(turn_order(s.combat), markup=False, highlight=False)
+            return False
+        if head == "?":
+            show_advice(self.console, s.combat, self.assistant)
             return False
         if head == "u":
             if s.undo():
                 self.shown = len(s.combat.events)
+                self.quick = None
                 self.console.print("Letzte Entscheidung zurückgenommen.")
                 return True
             self.console.print("Nichts zum Zurücknehmen.")
@@ -321,10 +282,38 @@ class TerminalGame:
             return False
         if head in ("b", "sb", "z") and len(words) == 3:
             return self._cell_choice(head, words, cells)
+        if head == "a" and 2 <= len(words) <= 3:
+            return self._quick_attack(words)
         choice = small_number(head)
         if choice is not None and 1 <= choice <= len(numbered):
             return self._apply(numbered[choice - 1])
         self.console.print(HELP)
+        return False
+
+    def _enter(self, numbered: list[Action]) -> bool:
+        c = self.session.combat
+        default = self.assistant.default(c, c.legal_actions())
+        if default is None:
+            self.console.print("Enter hat hier keine Vorgabe: bitte eine Nummer wählen.")
+            return False
+        self.console.print(f"  → {input_for(c, default[0], numbered)}", markup=False)
+        return self._apply(default[0])
+
+    def _quick_attack(self, words: list[str]) -> bool:
+        c = self.session.combat
+        default = self.assistant.default(c, c.legal_actions())
+        quick = quick_targets(c, c.legal_actions(), default[0] if default else None)
+        by_mark = {mark(c, t): n for n, (t, _) in enumerate(quick, 1)}
+        n = small_number(words[1]) or by_mark.get(words[1])
+        improve = words[2:] == ["+"]
+        if not quick or n is None or not 1 <= n <= len(quick) or (len(words) == 3 and not improve):
+            listed = f"1 bis {len(quick)}" if quick else "keins: kein Ziel in Reichweite"
+            self.console.print(f"a N: N ist ein Ziel aus der Liste ({listed}); a N + verbessert.")
+            return False
+        action = quick[n - 1][1]
+        if self._apply(action):
+            self.quick = QuickAttack(action.actor, improve)
+            return True
         return False
 
     def _cell_choice(self, head: str, words: list[str], cells: list[Action]) -> bool:
@@ -343,10 +332,13 @@ class TerminalGame:
         self.console.print("Dieses Feld ist nicht erreichbar.")
         return False
 
-    def _apply(self, action: Action) -> bool:
+    def _apply(self, action: Action, undo_point: bool = True) -> bool:
+        d = self.session.combat.decision
         try:
-            self.session.human_step(action)
+            self.session.human_step(action, undo_point=undo_point)
         except (IllegalActionError, ConfigError) as exc:
             self.console.print(f"Nicht möglich: {exc}", markup=False)
             return False
+        if d is not None:
+            self.assistant.last[d.kind] = action
         return True
