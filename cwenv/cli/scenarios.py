@@ -10,7 +10,6 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from cwenv.battlemap.grid import DEFAULT_LEGEND, Terrain
 from cwenv.content import (
     KINDS,
     ConfigError,
@@ -31,23 +30,9 @@ from cwenv.engine.narration import rounds_text
 from cwenv.extras import MissingExtraError
 from cwenv.model.specs import FighterSpec
 from cwenv.model.types import Side, Skill
+from cwenv.play.markers import SIDE_STYLE, Placed, draw_map, fighter_marker, legend
 
 app = typer.Typer(help="Scenarios, stat blocks and maps (configs/).", no_args_is_help=True)
-
-SIDE_STYLE = {Side.RUNNER: "bold bright_blue", Side.GEGNER: "bold red", Side.NEUTRAL: "bold yellow"}
-TERRAIN_STYLE = {
-    Terrain.FLOOR: "grey50",
-    Terrain.WALL: "white on grey23",
-    Terrain.COVER_HALF: "yellow",
-    Terrain.COVER_THREE_QUARTER: "dark_orange3",
-    Terrain.WATER: "bright_blue on blue",
-    Terrain.CLIMB: "magenta",
-    Terrain.DOOR_CLOSED: "bold red",
-    Terrain.DOOR_OPEN: "red",
-    Terrain.FIRE: "bold yellow on dark_orange",
-}
-_CHAR = {t: ch for ch, t in DEFAULT_LEGEND.items()}
-_MARKS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
 def _load(name: str, root: Path | None) -> Scenario:
@@ -79,30 +64,24 @@ def list_cmd(
     Console().print(table)
 
 
+def _marks(game: Game) -> list[Side]:
+    return [spec.side for spec in game.roster]
+
+
 def map_text(game: Game) -> Text:
-    """The map with terrain colours, elevation as a grey background and fighter marks."""
-    bm = game.battlemap
-    at = {pos: k for k, pos in enumerate(game.positions)}
-    exits = set(bm.exits)
-    top = max(bm.elevation)
-    out = Text()
-    for y in range(bm.height):
-        for x in range(bm.width):
-            i = y * bm.width + x
-            if i in at:
-                k = at[i]
-                out.append(_MARKS[k % len(_MARKS)], style=SIDE_STYLE[game.roster[k].side])
-                continue
-            terrain = bm.terrain[i]
-            style = TERRAIN_STYLE.get(terrain, "bold magenta")
-            if i in exits:
-                out.append("E", style="bold green")
-                continue
-            if top and " on " not in style:
-                style += f" on grey{int(3 + 27 * bm.elevation[i] / top)}"
-            out.append(_CHAR.get(terrain, "?"), style=style)
-        out.append("\n")
-    return out
+    """The map at the start, in the terminal marker scheme (cwenv.play.markers), with its
+    legend."""
+    roster = _marks(game)
+    placed = [
+        Placed(k, pos, side)
+        for k, (pos, side) in enumerate(zip(game.positions, roster, strict=True))
+    ]
+    drawn = draw_map(game.battlemap, placed, roster)
+    return drawn.append_text(legend(game.battlemap, roster)).append("\n")
+
+
+def _mark(game: Game, k: int) -> Text:
+    return Text(fighter_marker(_marks(game), k), style=SIDE_STYLE[game.roster[k].side])
 
 
 def _skills(spec: FighterSpec) -> str:
@@ -126,7 +105,7 @@ def fighter_table(game: Game) -> Table:
     for k, spec in enumerate(game.roster):
         asw = spec.ausweichen if spec.ausweichen is not None else spec.skill(Skill.REFLEXE)
         table.add_row(
-            Text(_MARKS[k % len(_MARKS)], style=SIDE_STYLE[spec.side]),
+            _mark(game, k),
             spec.name,
             spec.side.label,
             str(spec.lp),
@@ -144,7 +123,7 @@ def fighter_details(game: Game) -> list[Text]:
     """One paragraph per fighter: best skills, gear and damage-form traits (D04)."""
     out = []
     for k, spec in enumerate(game.roster):
-        line = Text(f"{_MARKS[k % len(_MARKS)]} ", style=SIDE_STYLE[spec.side])
+        line = _mark(game, k).append(" ")
         line.append(f"{spec.name}: ", style="bold")
         line.append(f"{_skills(spec)}; {_gear(spec)}")
         for label, forms in (
@@ -193,12 +172,6 @@ def show(
     for line in fighter_details(game):
         console.print(line)
     console.print(map_text(game))
-    console.print(
-        "[grey50].[/] Boden  [white on grey23]#[/] Wand  [yellow]=[/] halbe Deckung  "
-        "[dark_orange3]%[/] Dreiviertel  [bright_blue on blue]~[/] Wasser  [magenta]H[/] "
-        "Kletterkante  [bold yellow on dark_orange]*[/] Feuer  [bold red]+[/] Tür zu  "
-        "[red]/[/] Tür offen  [bold green]E[/] Ausgang"
-    )
 
 
 @app.command("validate")

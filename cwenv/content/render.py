@@ -5,7 +5,8 @@ Terrain colours: floor grey (lighter the higher it lies), walls dark, half cover
 three-quarter cover brown, water blue, climbable ledges yellow, burning ground orange,
 doors red (closed: filled, open: outlined), exits green. Fighters are coloured by side and
 shaped by side too (Runner disc, Gegner square, neutral triangle, so the sides stay apart
-without colour), numbered in roster order and labelled with their names. The axes count
+without colour), lettered as on the terminal maps (Runner A, B …, Gegner a, b …, neutrals
+1, 2 …; :mod:`cwenv.play.markers`) and labelled with their names. The axes count
 cells as ``cwenv play`` and ``cwenv advise`` do (x east, y south, from 0); a legend names
 every terrain and side on the map, the title names the scenario.
 """
@@ -18,6 +19,7 @@ from typing import Any
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine.game import Game
 from cwenv.model.types import Side
+from cwenv.play.markers import SIDE_MARKS, fighter_marker
 
 TERRAIN_RGB: dict[Terrain, tuple[float, float, float]] = {
     Terrain.FLOOR: (0.85, 0.85, 0.85),
@@ -101,10 +103,12 @@ def _fighters(ax: Any, game: Game, labels: bool) -> None:
     bm = game.battlemap
     number = {"fontsize": 9, "color": "white", "ha": "center", "va": "center", "zorder": 4}
     box = {"facecolor": "white", "alpha": 0.75, "pad": 0.4, "linewidth": 0}
+    sides = [spec.side for spec in game.roster]
     for k, (spec, pos) in enumerate(zip(game.roster, game.positions, strict=True)):
         cx, cy = bm.xs[pos] + 0.5, bm.ys[pos] + 0.5
         ax.add_patch(_marker(spec.side, cx, cy, color=SIDE_RGB[spec.side], zorder=3))
-        ax.text(cx, cy, str(k + 1), fontweight="bold", **number)
+        # the fighter's letter in the terminal maps (cwenv.play.markers), so both read alike
+        ax.text(cx, cy, fighter_marker(sides, k), fontweight="bold", **number)
         if labels:
             below = bm.xs[pos] % 2 == 1
             ax.text(
@@ -166,7 +170,7 @@ def _legend_handles(game: Game) -> list[Any]:
                     marker=shapes[side],
                     ms=9,
                     color=SIDE_RGB[side],
-                    label=SIDE_NAMES[side],
+                    label=f"{SIDE_NAMES[side]} ({SIDE_MARKS[side]})",
                 )
             )
     return handles
