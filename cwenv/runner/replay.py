@@ -206,28 +206,21 @@ def marker(game: Game, idx: int) -> str:
 
 
 def render_map(game: Game, snap: Snapshot) -> Text:
-    """The battle map (``render_rows``) with every fighter on the map overlaid."""
+    """The battle map in the terminal marker scheme (:mod:`cwenv.play.markers`, with its
+    legend), every fighter on the map overlaid, then each fighter's LP and status."""
     from cwenv.engine.narration import status_text
+    from cwenv.play.markers import Placed, draw_map, legend
 
-    bm = game.battlemap
-    overlay: dict[int, int] = {}
+    sides = [spec.side for spec in game.roster]
+    placed = []
     for idx, cell in enumerate(snap.positions):
         shown = snap.status[idx]
         if shown is None or shown.status is not ev.Status.ESCAPED:
-            overlay.setdefault(cell, idx)
-    text = Text()
-    for y, row in enumerate(bm.render_rows()):
-        for x, ch in enumerate(row):
-            idx = overlay.get(bm.index(x, y), -1)
-            if idx < 0:
-                text.append(ch, style="dim")
-                continue
-            spec = game.roster[idx]
-            style = SIDE_STYLE[spec.side]
-            if snap.status[idx] is not None:
-                style += " strike dim"
-            text.append(marker(game, idx), style=style)
-        text.append("\n")
+            placed.append(Placed(idx, cell, sides[idx], shown is not None))
+    placed.sort(key=lambda p: p.out)  # a fighter standing is drawn over one lying there
+    out = any(p.out for p in placed)
+    text = draw_map(game.battlemap, placed, sides)
+    text.append_text(legend(game.battlemap, sides, out=out)).append("\n")
     for idx, spec in enumerate(game.roster):
         shown = snap.status[idx]
         state = f" – {status_text(shown)}" if shown is not None else ""
