@@ -118,13 +118,21 @@ class Assistant:
         self.advisor = advisor
         self.seed = seed
         self.last: dict[DecisionKind, Action] = {}
-        self._cached: tuple[int, Advice] | None = None
+        self._cached: tuple[tuple[int, int], Advice] | None = None
+
+    @staticmethod
+    def _key(c: Combat) -> tuple[int, int]:
+        return len(c.history), len(c.events)  # one pending decision
+
+    def has_advice(self, c: Combat) -> bool:
+        """Whether the proposal for the pending decision is known already."""
+        return self._cached is not None and self._cached[0] == self._key(c)
 
     def advice(self, c: Combat) -> Advice | None:
         """The advisor's proposal for the pending decision (None without an advisor)."""
         if self.advisor is None or c.decision is None:
             return None
-        key = len(c.history) * 1000 + len(c.events)  # one pending decision
+        key = self._key(c)
         if self._cached is not None and self._cached[0] == key:
             return self._cached[1]
         found = advise(c, self.advisor, top=3, seed=self.seed * 1_000_003 + len(c.history))

@@ -27,7 +27,17 @@ def input_for(c: Combat, action: Action, numbered: list[Action], brief: bool = F
         return str(n) if brief else f"{n}) {label(c, action)}"
     cell = c.bm.cell(action.cell)
     word = {ActionKind.MOVE: "b", ActionKind.SCHWIERIG: "sb"}.get(action.kind, "z")
-    return f"{word} {cell.x} {cell.y} = {label(c, action)}"
+    return f"{word} {cell.x} {cell.y}: {label(c, action)}"
+
+
+def announce(console: Console, c: Combat, assistant: Assistant) -> None:
+    """'Berater denkt nach …' before an advisor's search (it may take a while)."""
+    advisor = assistant.advisor
+    if advisor is None or assistant.has_advice(c):
+        return
+    budget = searches_now(advisor, c)
+    if budget is not None:
+        say(console, f"Berater denkt nach … ({advisor.name}: {budget})")
 
 
 def show_advice(console: Console, c: Combat, assistant: Assistant) -> None:
@@ -36,9 +46,7 @@ def show_advice(console: Console, c: Combat, assistant: Assistant) -> None:
     if advisor is None:
         console.print("Kein Berater (--advisor none).")
         return
-    budget = searches_now(advisor, c)
-    if budget is not None:  # before the search, which may take a while
-        say(console, f"Berater denkt nach … ({advisor.name}: {budget})")
+    announce(console, c, assistant)
     found = assistant.advice(c)
     if found is not None:
         for line in hint_lines(found, advisor.name):
@@ -63,6 +71,7 @@ def show_decision(
     console.print(head, style="bold", markup=False)
     if hint:
         show_advice(console, c, assistant)
+    announce(console, c, assistant)
     default = assistant.default(c, legal)
     for i, action in enumerate(numbered, 1):
         enter = "  ← Enter" if default is not None and default[0] == action else ""
@@ -82,5 +91,5 @@ def show_decision(
             moves += f", {hard} nur mit Schwieriger Bewegung '^' (sb X Y)"
         say(console, moves)
     if default is not None:
-        say(console, f"  Enter = {input_for(c, default[0], numbered, brief=True)} ({default[1]})")
+        say(console, f"  Enter = {input_for(c, default[0], numbered, brief=True)} — {default[1]}")
     return numbered, cells
