@@ -30,7 +30,7 @@ def test_show_prints_stat_blocks_and_the_map() -> None:
     assert "Schichtleiterin Brandt" in result.output and "Konzernwache 3" in result.output
     game = load_scenario("feuergefecht")
     assert "#" * game.battlemap.width in result.output  # the map's top wall
-    assert "##A B " in result.output  # Runners A and B in their start cells (cwenv.play.markers)
+    assert "##A B " in result.output  # Runners A and B in their start cells (cwenv.content.markers)
     assert "A, B … Runner" in result.output  # the legend
 
 

@@ -24,13 +24,13 @@ from cwenv.content import (
 )
 from cwenv.content.library import Kind
 from cwenv.content.lint import scenario_warnings
+from cwenv.content.markers import SIDE_STYLE, Placed, draw_map, fighter_marker, legend
 from cwenv.content.schema import SCHEMA_DIR
 from cwenv.engine.game import Game, VictoryKind
 from cwenv.engine.narration import rounds_text
 from cwenv.extras import MissingExtraError
 from cwenv.model.specs import FighterSpec
 from cwenv.model.types import Side, Skill
-from cwenv.play.markers import SIDE_STYLE, Placed, draw_map, fighter_marker, legend
 
 app = typer.Typer(help="Scenarios, stat blocks and maps (configs/).", no_args_is_help=True)
 
@@ -69,7 +69,7 @@ def _marks(game: Game) -> list[Side]:
 
 
 def map_text(game: Game) -> Text:
-    """The map at the start, in the terminal marker scheme (cwenv.play.markers), with its
+    """The map at the start, in the terminal marker scheme (cwenv.content.markers), with its
     legend."""
     roster = _marks(game)
     placed = [

@@ -6,7 +6,7 @@ three-quarter cover brown, water blue, climbable ledges yellow, burning ground o
 doors red (closed: filled, open: outlined), exits green. Fighters are coloured by side and
 shaped by side too (Runner disc, Gegner square, neutral triangle, so the sides stay apart
 without colour), lettered as on the terminal maps (Runner A, B …, Gegner a, b …, neutrals
-1, 2 …; :mod:`cwenv.play.markers`) and labelled with their names. The axes count
+1, 2 …; :mod:`cwenv.content.markers`) and labelled with their names. The axes count
 cells as ``cwenv play`` and ``cwenv advise`` do (x east, y south, from 0); a legend names
 every terrain and side on the map, the title names the scenario.
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from cwenv.battlemap.grid import Terrain
+from cwenv.content.markers import fighter_marker
 from cwenv.engine.game import Game
 from cwenv.model.types import Side
-from cwenv.play.markers import SIDE_MARKS, fighter_marker
 
 TERRAIN_RGB: dict[Terrain, tuple[float, float, float]] = {
     Terrain.FLOOR: (0.85, 0.85, 0.85),
@@ -107,7 +107,7 @@ def _fighters(ax: Any, game: Game, labels: bool) -> None:
     for k, (spec, pos) in enumerate(zip(game.roster, game.positions, strict=True)):
         cx, cy = bm.xs[pos] + 0.5, bm.ys[pos] + 0.5
         ax.add_patch(_marker(spec.side, cx, cy, color=SIDE_RGB[spec.side], zorder=3))
-        # the fighter's letter in the terminal maps (cwenv.play.markers), so both read alike
+        # the fighter's letter in the terminal maps (cwenv.content.markers), so both read alike
         ax.text(cx, cy, fighter_marker(sides, k), fontweight="bold", **number)
         if labels:
             below = bm.xs[pos] % 2 == 1
@@ -170,7 +170,7 @@ def _legend_handles(game: Game) -> list[Any]:
                     marker=shapes[side],
                     ms=9,
                     color=SIDE_RGB[side],
-                    label=f"{SIDE_NAMES[side]} ({SIDE_MARKS[side]})",
+                    label=SIDE_NAMES[side],
                 )
             )
     return handles

@@ -1,5 +1,5 @@
 """What the terminal game shows before each decision: the map with the decider's reachable
-cells and targets (:mod:`cwenv.play.markers`), every fighter's status and the turn order."""
+cells and targets (:mod:`cwenv.content.markers`), every fighter's status and the turn order."""
 
 from __future__ import annotations
 
@@ -8,6 +8,16 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
+from cwenv.content.markers import (
+    SIDE_STYLE,
+    Focus,
+    Placed,
+    Reach,
+    draw_map,
+    fighter_marker,
+    has_relief,
+    legend,
+)
 from cwenv.engine.actions import Action, ActionKind, DecisionKind
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.payloads import (
@@ -21,16 +31,6 @@ from cwenv.engine.payloads import (
 )
 from cwenv.engine.state import Combat
 from cwenv.model.types import Condition, Side
-from cwenv.play.markers import (
-    SIDE_STYLE,
-    Focus,
-    Placed,
-    Reach,
-    draw_map,
-    fighter_marker,
-    has_relief,
-    legend,
-)
 
 TURN_ORDER_SHOWN = 8
 """How many of the turns still to come this round the status line names."""
