@@ -206,10 +206,10 @@ def marker(game: Game, idx: int) -> str:
 
 
 def render_map(game: Game, snap: Snapshot) -> Text:
-    """The battle map in the terminal marker scheme (:mod:`cwenv.play.markers`, with its
+    """The battle map in the terminal marker scheme (:mod:`cwenv.content.markers`, with its
     legend), every fighter on the map overlaid, then each fighter's LP and status."""
+    from cwenv.content.markers import Placed, draw_map, legend
     from cwenv.engine.narration import status_text
-    from cwenv.play.markers import Placed, draw_map, legend
 
     sides = [spec.side for spec in game.roster]
     placed = []
