@@ -30,7 +30,7 @@ from cwenv.engine.state import Combat
 from cwenv.model.types import Condition, Side
 from cwenv.play.assist import Assistant
 from cwenv.play.menu import label
-from cwenv.play.table_game import PlaySession, SavedGame
+from cwenv.play.table_game import DiceMode, PlaySession, SavedGame, load_saved
 from cwenv.play.tui import TerminalGame
 from cwenv.rules.dice import ScriptedDice
 
@@ -330,3 +330,19 @@ def _menu(c: Combat):  # type: ignore[no-untyped-def]
     from cwenv.play.menu import split_menu
 
     return split_menu(c.legal_actions())
+
+
+def test_the_advisor_does_not_touch_the_table_dice(tmp_path: Path) -> None:
+    """With typed dice, Enter all the way (the advisor deciding): the save replays to the
+    same game, so the advisor neither rolled nor asked for a die."""
+    rng = random.Random(7)
+    typed = iter([rng.randint(1, 10) for _ in range(5000)])
+    saved = SavedGame(scenario="duell", seed=2, runners="human", nscs="greedy", dice=DiceMode.TABLE)
+    session = PlaySession(load_scenario("duell"), saved, ask_die=lambda: next(typed))
+    console = Console(record=True, width=220)
+    assistant = Assistant(make_agent("greedy"))
+    TerminalGame(session, console, lambda prompt: "", assistant=assistant).run()
+    assert "ERGEBNIS" in console.export_text()
+    session.save(tmp_path / "t.yaml")
+    again = PlaySession(load_scenario("duell"), load_saved(tmp_path / "t.yaml"), ask_die=None)
+    assert again.combat.events == session.combat.events
