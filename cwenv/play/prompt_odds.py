@@ -74,7 +74,7 @@ def roll_text(r: ProbeResult) -> str:
 
 
 def _attack_action(ref: AttackRef) -> Action:
-    return Action(_ATTACK_KIND[ref.mode], ref.attacker, ref.target, ref.index)
+    return Action(_ATTACK_KIND[ref.mode], ref.attacker, ref.target, index=ref.index)
 
 
 def defence_pw(c: Combat, defender: int, value: CheckValue) -> int:
