@@ -293,7 +293,8 @@ def test_b03_x40_a_whole_route_round_the_ledge_beats_a_partial_climb() -> None:
     elev = ["12000", "04000", "00000"]
     c = on_roof([3, 4], start=(0, 1), enemy_at=(4, 2), rows=rows, elev=elev, bewegung=6)
     kira, ledge = c.fighters[0], c.bm.index(1, 1)
-    assert ledge in c.hard_routes
+    turn = c.turn_frame()
+    assert turn is not None and ledge in turn.hard_routes
     c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
     assert kira.pos == ledge and kira.climb_height == 0
 

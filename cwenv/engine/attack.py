@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
 
 
-class Stage(IntEnum):
+class AttackStage(IntEnum):
     """Where an :class:`AttackFrame` stands; each stage is one method (``_STAGES``)."""
 
     DECLARE = 0  # declare; the target may drop prone (R06)
@@ -52,7 +52,10 @@ class Stage(IntEnum):
     DEFEND = 3  # the target answered the defence prompt
     COMPARED = 4  # the defence roll is back: compare (A04)
     EFFECTS_DONE = 5  # a hit's effects have run: the next target of an area attack
-    DONE = 6  # a Patzer's effects have run
+    AFTER_PATZER = 6  # a Patzer's effects have run
+
+
+_DECLARE, _ROLL, _ROLLED, _DEFEND, _COMPARED, _EFFECTS_DONE, _AFTER_PATZER = AttackStage
 
 
 class AttackFrame(Frame):
@@ -125,7 +128,7 @@ class AttackFrame(Frame):
                 a.ammo[self.index] -= 1
         elif self.mode is AttackMode.HACK:
             a.upload_progress[self.index] = 0
-        self.stage = Stage.ROLL
+        self.stage = _ROLL
         ranged = attack_is_ranged(a, self.mode, self.index)
         if ranged and not area_radius(a, self.mode, self.index) and not t.prone:
             prompt = self._niederwerfen_prompt(c, a, t)
@@ -178,7 +181,7 @@ class AttackFrame(Frame):
             a.aim_target = -1
         a.help_bonus = 0  # P08: the help counts for this one check
         self.no_cover_pw = plan.no_cover_probenwert
-        self.stage = Stage.ROLLED
+        self.stage = _ROLLED
         about = CheckInfo(CheckPurpose.ATTACK, self.ref(t.idx, None))
         text = f"{self._means(a)} gegen {t.name}"
         return CheckFrame(a.idx, plan.parts, text, about, plan.own_parts)
@@ -189,7 +192,7 @@ class AttackFrame(Frame):
         if not result.success:
             if result.patzer:
                 c.count("patzer")
-                self.stage = Stage.DONE
+                self.stage = _AFTER_PATZER
                 return patzer_effects(c, a, t, self.mode, self.index)
             if self.cover.living and result.total <= self.no_cover_pw and result.total < 19:
                 d = c.d10()  # C05: 50 % (1–5 on a W10) that the covering creature is hit
@@ -216,7 +219,7 @@ class AttackFrame(Frame):
                 continue
             self.defended = False
             self.defence = None
-            self.stage = Stage.DEFEND
+            self.stage = _DEFEND
             if attack.volltreffer and not c.options.volltreffer_defendable:
                 return self._hit(c, a, None)
             prompt = self._defence_prompt(c, a, t)
@@ -249,7 +252,7 @@ class AttackFrame(Frame):
             return self._hit(c, a, None)
         if not (self.mode is AttackMode.MANEUVER and c.options.maneuver_reaction_cost == 0):
             pay_reaction(c, t, value.mumm, ev.ReactionKind.DEFENCE)
-        self.stage = Stage.COMPARED
+        self.stage = _COMPARED
         self.defended = True
         about = CheckInfo(CheckPurpose.DEFENCE, self.ref(t.idx, self.attack))
         skill = CheckValue(value.index)
@@ -297,7 +300,7 @@ class AttackFrame(Frame):
             c.emit(ev.TableRolled(a.idx, ev.TableKind.VOLLTREFFER, d1, d2, qs, effect.row.value))
             extra, direct = effect.extra_dice, effect.direct
             crit_cond, crit_zehrend = effect.condition, effect.zehrend
-        self.stage = Stage.EFFECTS_DONE
+        self.stage = _EFFECTS_DONE
         self.ti += 1
         return hit_effects(
             c, a, t, self.mode, self.index, qs, extra, direct, crit_cond, crit_zehrend
@@ -311,15 +314,15 @@ class AttackFrame(Frame):
 
 
 _BY_STAGE = {
-    Stage.DECLARE: AttackFrame._declare,
-    Stage.ROLL: AttackFrame._roll,
-    Stage.ROLLED: AttackFrame._rolled,
-    Stage.DEFEND: AttackFrame._defend,
-    Stage.COMPARED: AttackFrame._compared,
-    Stage.EFFECTS_DONE: AttackFrame._after_effects,
-    Stage.DONE: AttackFrame._done,
+    AttackStage.DECLARE: AttackFrame._declare,
+    AttackStage.ROLL: AttackFrame._roll,
+    AttackStage.ROLLED: AttackFrame._rolled,
+    AttackStage.DEFEND: AttackFrame._defend,
+    AttackStage.COMPARED: AttackFrame._compared,
+    AttackStage.EFFECTS_DONE: AttackFrame._after_effects,
+    AttackStage.AFTER_PATZER: AttackFrame._done,
 }
-if set(_BY_STAGE) != set(Stage):  # every stage needs its method
-    raise ImportError(f"AttackFrame stages without a method: {set(Stage) - set(_BY_STAGE)}")
-_STAGES = tuple(_BY_STAGE[stage] for stage in Stage)
+if set(_BY_STAGE) != set(AttackStage):  # every stage needs its method
+    raise ImportError(f"AttackFrame stages without a method: {set(AttackStage) - set(_BY_STAGE)}")
+_STAGES = tuple(_BY_STAGE[stage] for stage in AttackStage)
 """The method of each stage, indexed by its value (the frame's dispatch)."""

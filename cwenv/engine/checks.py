@@ -8,6 +8,7 @@ Probenwert broken down by source, and returns the standing :class:`ProbeResult`.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.engine import events as ev
@@ -119,6 +120,18 @@ _PRE_SPENDS = (ActionKind.PRE_ACTIONBONUS, ActionKind.PRE_IMPROVE, ActionKind.PR
 _POST_SPENDS = (ActionKind.POST_AVERT, ActionKind.POST_REROLL)
 
 
+class CheckStage(IntEnum):
+    """Where a :class:`CheckFrame` stands."""
+
+    BEFORE_ROLL = 0  # M02, M09, P03 offered
+    ROLL = 1  # 2W10
+    AFTER_ROLL = 2  # M03, M01 offered
+    KEEP = 3  # M03: which of the two results stands
+
+
+_BEFORE_ROLL, _ROLL, _AFTER_ROLL, _KEEP = CheckStage
+
+
 class CheckFrame(Frame):
     """Roll one Probe for ``fighter`` and return the result that stands (P01–P06, M01–M03,
     M09). ``parts`` are the Probenwert's summands by source; ``purpose`` names the check in
@@ -190,7 +203,7 @@ class CheckFrame(Frame):
         condition's malus leaves the Probenwert (only the roller's own part: a prone
         target's R06 malus is no condition of the roller); before or after it the frame asks
         again."""
-        if self.stage == 0:
+        if self.stage == _BEFORE_ROLL:
             own = self.parts[: self.own]
             for i, (source, _) in enumerate(own):
                 if i and source.kind is PartKind.CONDITION and source.ref == shaken:
@@ -198,7 +211,7 @@ class CheckFrame(Frame):
                     self.own -= 1
                     break
             return None
-        if self.stage == 2:
+        if self.stage == _AFTER_ROLL:
             return None
         return super().reprompt(c, decision, shaken)
 
@@ -273,7 +286,7 @@ class CheckFrame(Frame):
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
-        if self.stage == 0:  # before the roll: M02, M09
+        if self.stage == _BEFORE_ROLL:  # before the roll: M02, M09
             if value is not None:
                 if value.kind is ActionKind.PRE_ACTIONBONUS:
                     f.actionbonus_used = True
@@ -287,21 +300,21 @@ class CheckFrame(Frame):
                     self.result = self._roll(c, forced=True)
                     return Return(self.result)
                 else:
-                    self.stage = 1
-            if self.stage == 0:
+                    self.stage = _ROLL
+            if self.stage == _BEFORE_ROLL:
                 choices = self._pre_choices(c, f)
                 if choices:
                     pw = sum(v for _, v in self.parts) + 2 * self.improved
                     return Decision(
                         DecisionKind.PRE_CHECK, f.idx, choices, BeforeRoll(self.about, pw)
                     )
-            self.stage = 1
+            self.stage = _ROLL
             value = None
-        if self.stage == 1:  # roll
+        if self.stage == _ROLL:  # roll
             self.result = self._roll(c, forced=False)
-            self.stage = 2
+            self.stage = _AFTER_ROLL
             value = None
-        if self.stage == 2:  # after the roll: M03, M01
+        if self.stage == _AFTER_ROLL:  # after the roll: M03, M01
             if value is not None:
                 if value.kind is ActionKind.POST_AVERT:
                     spend_mumm(c, f, MummSpend.PATZER_ABWENDEN)
@@ -313,7 +326,7 @@ class CheckFrame(Frame):
                     self.rerolls += 1
                     self.first = self.result
                     self.result = self._roll(c, forced=False)
-                    self.stage = 3
+                    self.stage = _KEEP
                     return self._keep_decision(f)
                 return Return(self.result)
             choices = self._post_choices(c, f)
@@ -326,7 +339,7 @@ class CheckFrame(Frame):
         if value.kind is ActionKind.KEEP_FIRST:
             kept = self.result = first
         c.emit(ev.ResultKept(f.idx, kept.total, value.kind is ActionKind.KEEP_SECOND))
-        self.stage = 2
+        self.stage = _AFTER_ROLL
         choices = self._post_choices(c, f)
         if choices:
             return self._post_decision(f, choices)

@@ -15,6 +15,7 @@ Swimming (B04) keeps its 'min. 1 Meter' in the route search itself
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap.steps import StepKind, terrain_edges
@@ -24,6 +25,7 @@ from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import MoveFrame, move_profile
 
 if TYPE_CHECKING:
+    from cwenv.battlemap.paths import Reach
     from cwenv.engine.actions import Decision
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
@@ -41,12 +43,14 @@ class ClimbStep:
     done: int
 
 
-def climb_step(c: Combat, f: FighterState, ledge: int, move_left: int) -> ClimbStep | None:
+def climb_step(
+    c: Combat, f: FighterState, ledge: int, move_left: int, hard: Reach
+) -> ClimbStep | None:
     """B03, X40: the partial climb of ``ledge`` next to ``f`` with ``move_left`` metres, or
     None when this is not one: the option is off, no movement is left, ``ledge`` is no
     free climbable ledge next to ``f``, or the climb is not started and the turn's
-    difficult-route search (``c.hard_routes``) reaches the ledge whole — directly or by a
-    cheaper way round (then SCHWIERIG there is that route)."""
+    difficult-route search (``hard``, the turn frame's ``hard_routes``) reaches the ledge
+    whole — directly or by a cheaper way round (then SCHWIERIG there is that route)."""
     if not c.options.climb_over_actions or move_left < 1 or ledge in c.occupant:
         return None
     profile = move_profile(c, f)
@@ -60,13 +64,16 @@ def climb_step(c: Combat, f: FighterState, ledge: int, move_left: int) -> ClimbS
     done = f.climb_height if f.climb_cell == ledge else 0
     remaining = height - done
     gained = min(remaining, max(1, move_left // profile.slow_cost))
-    if not done and (gained == remaining or ledge in c.hard_routes):
+    if not done and (gained == remaining or ledge in hard):
         return None  # climbed whole now, or reached by a whole difficult route: not partial
     return ClimbStep(ledge, min(move_left, gained * profile.slow_cost), gained, height, done)
 
 
-def climb_actions(c: Combat, f: FighterState, move_left: int, offered: set[int]) -> list[Action]:
-    """SCHWIERIG choices for partial climbs from where ``f`` stands (not in ``offered``)."""
+def climb_actions(
+    c: Combat, f: FighterState, move_left: int, offered: set[int], hard: Reach
+) -> list[Action]:
+    """SCHWIERIG choices for partial climbs from where ``f`` stands (not in ``offered``;
+    ``hard``: the turn's difficult-route search)."""
     if not c.options.climb_over_actions or move_left < 1:
         return []
     return [
@@ -74,8 +81,19 @@ def climb_actions(c: Combat, f: FighterState, move_left: int, offered: set[int])
         for to, _, kind, _ in terrain_edges(c.bm, f.pos, move_profile(c, f))
         if kind == StepKind.CLIMB
         and to not in offered
-        and climb_step(c, f, to, move_left) is not None
+        and climb_step(c, f, to, move_left, hard) is not None
     ]
+
+
+class ClimbStage(IntEnum):
+    """Where a :class:`ClimbFrame` stands."""
+
+    CHECK = 0  # the check (B03)
+    RESULT = 1  # the roll is back: the top, or more metres climbed
+    FINISHED = 2  # nothing more
+
+
+_CHECK, _RESULT, _FINISHED = ClimbStage
 
 
 class ClimbFrame(Frame):
@@ -95,11 +113,11 @@ class ClimbFrame(Frame):
 
         f = c.fighters[self.fighter]
         plan = self.plan
-        if self.stage == 0:
-            self.stage = 1
+        if self.stage == _CHECK:
+            self.stage = _RESULT
             return difficult_check(c, f, StepKind.CLIMB)
-        if self.stage == 1:
-            self.stage = 2
+        if self.stage == _RESULT:
+            self.stage = _FINISHED
             if not value.success:
                 c.emit(ev.Acted(f.idx, "scheitert", "klettert"))
                 return DONE

@@ -8,6 +8,7 @@ resistances (D04, X32), then the M06 prompt.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.engine import events as ev
@@ -82,6 +83,17 @@ def resistance_factor(
     return ((amount * 3 + 1) // 2 if up else amount * 3 // 2), "verwundbar"
 
 
+class DamageStage(IntEnum):
+    """Where a :class:`DamageFrame` stands."""
+
+    ROLL = 0  # the damage dice (A06), then the M06 prompt
+    ANSWERED = 1  # M06 answered: the LP go
+    FINISHED = 2  # the LP loss has run
+
+
+_DAMAGE_ROLL, _DAMAGE_ANSWERED, _DAMAGE_FINISHED = DamageStage
+
+
 class DamageFrame(Frame):
     """Roll ``dice`` W10 + ``bonus`` each, armour per roll, resistances, then M06 (A06)."""
 
@@ -137,7 +149,7 @@ class DamageFrame(Frame):
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.target]
-        if self.stage == 0:
+        if self.stage == _DAMAGE_ROLL:
             if f.dead:
                 return DONE
             armour = armour_after_mode(c, f.spec.armour + f.armour_bonus, self.mode)
@@ -167,7 +179,7 @@ class DamageFrame(Frame):
                 )
             )
             self.total = total
-            self.stage = 1
+            self.stage = _DAMAGE_ANSWERED
             if total > 0 and can_spend_mumm(c, f, MummSpend.TREFFER_WEGSTECKEN.cost):
                 return Decision(
                     DecisionKind.DAMAGE,
@@ -176,13 +188,13 @@ class DamageFrame(Frame):
                     DamagePrompt(total, self.source),
                 )
             value = None
-        if self.stage == 1:
+        if self.stage == _DAMAGE_ANSWERED:
             if value is not None and value.kind is ActionKind.HALVE_DAMAGE:
                 spend_mumm(c, f, MummSpend.TREFFER_WEGSTECKEN)
                 halved = self.total // 2  # M06: 'Dabei wird abgerundet'
                 c.emit(ev.DamageHalved(f.idx, self.total, halved))
                 self.total = halved
-            self.stage = 2
+            self.stage = _DAMAGE_FINISHED
             if self.source >= 0 and self.total > 0:
                 c.count("damage_dealt", self.total)
             return LoseLPFrame(
@@ -207,6 +219,16 @@ def kill(c: Combat, f: FighterState, cause: str) -> None:
     c.count(f"dead:{f.side.name}")
     c.emit(ev.StatusChanged(f.idx, ev.Status.DEAD, cause))
     c.mark_dirty()
+
+
+class LossStage(IntEnum):
+    """Where a :class:`LoseLPFrame` stands."""
+
+    LOSE = 0  # lower the LP and settle the consequences
+    DEATH_ANSWERED = 1  # the M04 prompt answered
+
+
+_LOSS_LOSE, _LOSS_DEATH_ANSWERED = LossStage
 
 
 class LoseLPFrame(Frame):
@@ -240,7 +262,7 @@ class LoseLPFrame(Frame):
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
         opts = c.options
-        if self.stage == 1:
+        if self.stage == _LOSS_DEATH_ANSWERED:
             if value.kind is ActionKind.AVERT_DEATH:
                 spend_mumm(c, f, MummSpend.TOD_ABWENDEN)
                 before = f.lp
@@ -324,7 +346,7 @@ class LoseLPFrame(Frame):
     def _would_die(self, c: Combat, f: FighterState) -> Decision | Return:
         """M04: 'Würde dein Runner sterben, kannst du 1 Mummpunkt bezahlen'."""
         if can_spend_mumm(c, f, MummSpend.TOD_ABWENDEN.cost):
-            self.stage = 1
+            self.stage = _LOSS_DEATH_ANSWERED
             return Decision(
                 DecisionKind.DEATH,
                 f.idx,

@@ -4,6 +4,7 @@ Patzer does to the attacker (A08). Each manoeuvre's effect is its entry in
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap.paths import Reach, reachable
@@ -39,6 +40,18 @@ def _sign(v: int) -> int:
 def direction(c: Combat, src: int, dst: int) -> tuple[int, int]:
     bm = c.bm
     return _sign(bm.xs[dst] - bm.xs[src]), _sign(bm.ys[dst] - bm.ys[src])
+
+
+class DragStage(IntEnum):
+    """Where a :class:`DragFrame` stands."""
+
+    PROMPT = 0  # ask where to drag
+    ANSWERED = 1  # the attacker chose a cell or stopped
+    DRAGGING = 2  # the next step of the drag
+    REACTOR_ANSWERED = 3  # an enemy asked for a Blockadeangriff answered
+
+
+_PROMPT, _ANSWERED, _DRAGGING, _REACTOR_ANSWERED = DragStage
 
 
 class DragFrame(Frame):
@@ -95,20 +108,20 @@ class DragFrame(Frame):
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         a, t = c.fighters[self.attacker], c.fighters[self.target]
-        if self.stage == 0:
-            self.stage = 1
+        if self.stage == _PROMPT:
+            self.stage = _ANSWERED
             if not a.standing or t.dead:
                 return DONE
             prompt = self._drag_prompt(c, a, t)
             return DONE if prompt is None else prompt
-        if self.stage == 1:
+        if self.stage == _ANSWERED:
             if value.kind is ActionKind.DRAG_STOP:
                 return DONE
             self.path = self._reach(c, a).route(value.cell).cells
-            self.stage = 2
+            self.stage = _DRAGGING
             value = None
-        if self.stage == 3:  # a reactor answered
-            self.stage = 2
+        if self.stage == _REACTOR_ANSWERED:  # a reactor answered
+            self.stage = _DRAGGING
             if value.kind is ActionKind.BLOCKADE_ATTACK:
                 from cwenv.engine.attack import AttackFrame
 
@@ -124,7 +137,7 @@ class DragFrame(Frame):
             if prompt is not None:
                 self.asked = (*self.asked, prompt.fighter)
                 self.reactor = prompt.fighter
-                self.stage = 3
+                self.stage = _REACTOR_ANSWERED
                 return prompt
             prev = a.pos
             c.move_fighter(a, cell)

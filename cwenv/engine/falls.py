@@ -5,6 +5,7 @@ B02–B06, R05, K03 (Mitzerren), K05 (Wegstossen), A08 (Fehltritt), X18, X40, X4
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap.paths import Route
@@ -33,6 +34,19 @@ def fall_dice(c: Combat, metres: int) -> int:
     if c.options.fall_dice_rounding is Rounding.UP:
         return -(-metres // FALL_METRES_PER_DIE)
     return metres // FALL_METRES_PER_DIE
+
+
+class FallStage(IntEnum):
+    """Where a :class:`FallFrame` stands."""
+
+    START = 0  # absorbed, or ask whether to catch it (R05)
+    ANSWERED = 1  # the catch prompt answered
+    CAUGHT = 2  # the Infiltration roll is back (X18)
+    FALLING = 3  # the dice of the fall (B05)
+    FINISHED = 4  # its damage has run
+
+
+_FALL_START, _FALL_ANSWERED, _FALL_CAUGHT, _FALL_FALLING, _FALL_FINISHED = FallStage
 
 
 class FallFrame(Frame):
@@ -65,30 +79,30 @@ class FallFrame(Frame):
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
-        if self.stage == 0:
+        if self.stage == _FALL_START:
             if self.metres <= move_profile(c, f).free_drop:
                 return DONE
-            self.stage = 1
+            self.stage = _FALL_ANSWERED
             prompt = self._catch_prompt(c, f) if self.outside_turn else None
             if prompt is not None:
                 return prompt
             value = None
-        if self.stage == 1:
-            self.stage = 3
+        if self.stage == _FALL_ANSWERED:
+            self.stage = _FALL_FALLING
             if value is not None and value.kind is ActionKind.CATCH_FALL:
                 pay_reaction(c, f, value.mumm, ev.ReactionKind.CATCH_FALL)
-                self.stage = 2
+                self.stage = _FALL_CAUGHT
                 about = CheckPurpose.CATCH_FALL
                 return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen", about, reaction=True)
-        if self.stage == 2:
+        if self.stage == _FALL_CAUGHT:
             result: ProbeResult = value
             if result.success:
                 self.reduce += result.qs
-            self.stage = 3
-        if self.stage == 3:
+            self.stage = _FALL_FALLING
+        if self.stage == _FALL_FALLING:
             dice = max(0, fall_dice(c, self.metres) - self.reduce)
             c.emit(ev.Fell(f.idx, self.metres, dice))
-            self.stage = 4
+            self.stage = _FALL_FINISHED
             if dice:
                 return DamageFrame(
                     f.idx,
@@ -130,6 +144,17 @@ def push_path(
     return tuple(cells)
 
 
+class ForcedStage(IntEnum):
+    """Where a :class:`ForcedMoveFrame` stands."""
+
+    MOVE = 0  # move along the path
+    LANDED = 1  # the move is done: a fall if it went over an edge
+    FINISHED = 2  # the fall has run
+
+
+_FORCED_MOVE, _FORCED_LANDED, _FORCED_FINISHED = ForcedStage
+
+
 class ForcedMoveFrame(Frame):
     """Move a fighter along a forced path, then let it fall if it went over an edge."""
 
@@ -145,15 +170,15 @@ class ForcedMoveFrame(Frame):
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
-        if self.stage == 0:
-            self.stage = 1
+        if self.stage == _FORCED_MOVE:
+            self.stage = _FORCED_LANDED
             if not self.path:
                 return DONE
             self.start_elev = c.bm.elevation[f.pos]
             c.emit(ev.ForcedMove(f.idx, tuple(c.bm.cell(x) for x in self.path), self.cause))
             return MoveFrame(f.idx, self.path, self.cause, self.provoke)
-        if self.stage == 1:
-            self.stage = 2
+        if self.stage == _FORCED_LANDED:
+            self.stage = _FORCED_FINISHED
             depth = self.start_elev - c.bm.elevation[f.pos]
             if depth > 0 and f.on_map and not f.dead:
                 return FallFrame(f.idx, depth, outside_turn=c.turn_fighter != f.idx)
@@ -192,6 +217,18 @@ def difficult_check_value(c: Combat, kind: StepKind) -> CheckValue:
     return CheckValue.INFILTRATION
 
 
+class SchwierigStage(IntEnum):
+    """Where a :class:`SchwierigFrame` stands."""
+
+    CHECK = 0  # the check of the difficult steps (H07)
+    RESULT = 1  # the roll is back: the move, or no headway
+    MOVED = 2  # the move is done: a failed jump's or a deep drop's fall
+    FINISHED = 3  # nothing more
+
+
+_HARD_CHECK, _HARD_RESULT, _HARD_MOVED, _HARD_FINISHED = SchwierigStage
+
+
 class SchwierigFrame(Frame):
     """H07 Schwierige Bewegung along ``route``: one check for its difficult steps.
 
@@ -211,24 +248,24 @@ class SchwierigFrame(Frame):
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
         route = self.route
-        if self.stage == 0:
-            self.stage = 1
+        if self.stage == _HARD_CHECK:
+            self.stage = _HARD_RESULT
             return difficult_check(c, f, route.kind)
-        if self.stage == 1:
+        if self.stage == _HARD_RESULT:
             self.result = value
-            self.stage = 2
+            self.stage = _HARD_MOVED
             how = DIFFICULT_VERBS[route.kind]
             if value.success:
                 return MoveFrame(f.idx, route.cells, how)
             if route.kind in (StepKind.CLIMB, StepKind.SWIM):
                 c.emit(ev.Acted(f.idx, "scheitert", how))
-                self.stage = 4
+                self.stage = _HARD_FINISHED
                 return DONE
             if route.kind is StepKind.JUMP:
                 return MoveFrame(f.idx, route.cells[: max(route.first_hard, 0)], how)
             return MoveFrame(f.idx, route.cells, how)
-        if self.stage == 2:
-            self.stage = 3
+        if self.stage == _HARD_MOVED:
+            self.stage = _HARD_FINISHED
             result = present(self.result, "the roll of the move")
             if route.kind is StepKind.JUMP and not result.success:
                 landing = route.cells[route.first_hard]

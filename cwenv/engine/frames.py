@@ -1,7 +1,11 @@
 """Resumable procedures: the engine's explicit call stack.
 
 A rule procedure that may stop for a decision (an attack waiting for the defender's
-choice, a check waiting for a Mumm spend) is a :class:`Frame` with a ``stage`` counter.
+choice, a check waiting for a Mumm spend) is a :class:`Frame` with a ``stage``: where it
+stands, a member of the frame's own ``IntEnum`` (``AttackStage``, ``CheckStage``,
+``TurnStage`` …; 0, the first member, when it starts). Modules compare against plain
+module-level aliases of the members (``_ROLL``), since looking a member up on its enum
+class costs about ten times an integer comparison in the engine's inner loop.
 ``step(combat, value)`` runs it until it
 
 * returns a :class:`~cwenv.engine.actions.Decision` — the combat pauses; the chosen action

@@ -10,6 +10,7 @@ Probe) and an ``outcome`` function (what the result does), run by
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.engine import events as ev
@@ -62,11 +63,11 @@ def schwierig(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Fr
     """H07: a Schwierige Bewegung, or part of a high ledge's climb (B03, X40)."""
     from cwenv.engine.falls import SchwierigFrame
 
-    climb = climb_step(c, f, action.cell, turn.move_left(c, f))
+    climb = climb_step(c, f, action.cell, turn.move_left(c, f), turn.hard_routes)
     if climb is not None:
         turn.moved += climb.metres
         return ClimbFrame(f.idx, climb)
-    route = c.hard_routes.route(action.cell)
+    route = turn.hard_routes.route(action.cell)
     turn.moved += route.metres
     return SchwierigFrame(f.idx, route)
 
@@ -290,6 +291,17 @@ def _helper_skill(ally: FighterState) -> CheckValue:
     return CheckValue.KAMPFKUNST
 
 
+class HandlungStage(IntEnum):
+    """Where a :class:`CheckedHandlung` stands."""
+
+    CHECK = 0  # the Handlung's check
+    OUTCOME = 1  # the roll is back: its outcome
+    FINISHED = 2  # the outcome's frame has run
+
+
+_CHECK, _OUTCOME, _FINISHED = HandlungStage
+
+
 class CheckedHandlung(Frame):
     """A Handlung decided by a check: roll ``check_of``'s Probe, then apply ``outcome``
     (shaking a condition, H12; the benommen Mumm-Probe, Z02; stabilising, D09; helping,
@@ -306,11 +318,11 @@ class CheckedHandlung(Frame):
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
-        if self.stage == 0:
-            self.stage = 1
+        if self.stage == _CHECK:
+            self.stage = _OUTCOME
             return self.check_of(c, f, self.action)
-        if self.stage == 2:
+        if self.stage == _FINISHED:
             return DONE
-        self.stage = 2
+        self.stage = _FINISHED
         frame = self.outcome(c, f, self.action, value)
         return DONE if frame is None else frame

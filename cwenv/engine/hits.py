@@ -7,6 +7,7 @@ table entry, and the conditions and Zehrend a hit or the Volltreffer table infli
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.engine.conditions import gain_condition
@@ -102,6 +103,16 @@ def hit_effects(
     return SequenceFrame(tuple(frames))
 
 
+class ZehrendStage(IntEnum):
+    """Where a :class:`ZehrendLater` stands."""
+
+    START = 0
+    FINISHED = 1
+
+
+_START, _FINISHED = ZehrendStage
+
+
 class ZehrendLater(Frame):
     """Start a Zehrend after the hit's damage (Z08), dealing 1W10 if already suffering it."""
 
@@ -113,8 +124,8 @@ class ZehrendLater(Frame):
         self.kind = kind
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        if self.stage:
+        if self.stage != _START:
             return DONE
-        self.stage = 1
+        self.stage = _FINISHED
         frame = gain_zehrend(c, c.fighters[self.fighter], self.kind)
         return frame if frame is not None else DONE

@@ -5,6 +5,7 @@ B01, R04, X40, X43; falls and forced moves live in :mod:`cwenv.engine.falls`.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap.grid import Terrain
@@ -19,8 +20,8 @@ from cwenv.engine.conditions import (
 )
 from cwenv.engine.damage import gain_zehrend
 from cwenv.engine.frames import DONE, Frame, Return
-from cwenv.engine.game import VictoryKind
 from cwenv.engine.payloads import BlockadePrompt
+from cwenv.engine.victory import escapes
 from cwenv.model.types import AttackMode, Condition, WeaponKind
 from cwenv.rules.options import BlockadeGeometry, DropAbsorbed, ProneMovement
 
@@ -156,6 +157,17 @@ def blockade_choices(
     return Decision(DecisionKind.BLOCKADE, g.idx, tuple(choices), BlockadePrompt(mover.idx, a, b))
 
 
+class MoveStage(IntEnum):
+    """Where a :class:`MoveFrame` stands."""
+
+    WALKING = 0  # the next step (each may provoke a Blockadeangriff, R04)
+    REACTOR_ANSWERED = 1  # the asked enemy answered
+    RESUMED = 2  # back from a Blockadeangriff or a danger zone
+
+
+_WALKING, _REACTOR_ANSWERED, _RESUMED = MoveStage
+
+
 class MoveFrame(Frame):
     """Walk ``path`` cell by cell. Before each step every enemy it passes within melee reach
     may make a Blockadeangriff with a reaction (R04); a mover brought down or made benommen
@@ -179,17 +191,17 @@ class MoveFrame(Frame):
         f = c.fighters[self.fighter]
         if self.start < 0:
             self.start = f.pos
-        if self.stage == 1:  # a reactor answered
+        if self.stage == _REACTOR_ANSWERED:  # a reactor answered
             g = c.fighters[self.reactor]
-            self.stage = 0
+            self.stage = _WALKING
             if value.kind is ActionKind.BLOCKADE_ATTACK:
                 from cwenv.engine.attack import AttackFrame
 
                 pay_reaction(c, g, value.mumm, ev.ReactionKind.BLOCKADE)
-                self.stage = 2
+                self.stage = _RESUMED
                 return AttackFrame(g.idx, f.idx, value.index, AttackMode.BLOCKADE)
-        if self.stage == 2:  # back from a Blockadeangriff
-            self.stage = 0
+        if self.stage == _RESUMED:  # back from a Blockadeangriff
+            self.stage = _WALKING
             if not f.standing or f.conditions >> Condition.BENOMMEN & 1:
                 return self._finish(c, f)
         while self.i < len(self.path):
@@ -199,7 +211,7 @@ class MoveFrame(Frame):
                 if prompt is not None:
                     self.asked = (*self.asked, prompt.fighter)
                     self.reactor = prompt.fighter
-                    self.stage = 1
+                    self.stage = _REACTOR_ANSWERED
                     return prompt
             other = c.occupant.get(b, f.idx)
             # B01: allies may be passed through but not stopped on; an enemy who stepped
@@ -217,7 +229,7 @@ class MoveFrame(Frame):
             if entered_fire:
                 frame = enter_danger_zone(c, f, FIRE_ZEHREND)
                 if frame is not None:
-                    self.stage = 2
+                    self.stage = _RESUMED
                     return frame
         return self._finish(c, f)
 
@@ -261,13 +273,10 @@ def in_danger_zone(c: Combat, f: FighterState, kind: str) -> bool:
 
 
 def _maybe_escape(c: Combat, f: FighterState) -> None:
-    """A fighter on an exit cell whose side must reach the exit leaves the map (escaped)."""
-    if f.pos not in c.bm.exits:
-        return
-    for v in c.game.victory:
-        if v.kind is VictoryKind.REACH_EXIT and v.side is f.side:
-            f.fled = True
-            c.remove_from_map(f)
-            c.emit(ev.StatusChanged(f.idx, ev.Status.ESCAPED))
-            c.mark_dirty()
-            return
+    """A fighter on an exit cell whose side must reach the exit leaves the map (escaped;
+    :func:`cwenv.engine.victory.escapes` says who does)."""
+    if f.pos in c.bm.exits and escapes(c, f):
+        f.fled = True
+        c.remove_from_map(f)
+        c.emit(ev.StatusChanged(f.idx, ev.Status.ESCAPED))
+        c.mark_dirty()

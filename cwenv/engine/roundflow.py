@@ -6,6 +6,7 @@ start of the round (R01, X01, X24); end-of-round Zehrend and Sterbend (D03, D08,
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.engine import events as ev
@@ -14,9 +15,9 @@ from cwenv.engine.checks import check
 from cwenv.engine.conditions import lose_condition
 from cwenv.engine.damage import LoseLPFrame, zehrend_damage
 from cwenv.engine.frames import DONE, Frame, Return
-from cwenv.engine.game import VictoryKind
 from cwenv.engine.movement import in_danger_zone
 from cwenv.engine.payloads import CheckPurpose, OrderPrompt
+from cwenv.engine.victory import decide_at_round_end
 from cwenv.model.types import CheckValue, Condition, Skill
 from cwenv.rules.options import (
     InitiativeSystem,
@@ -70,22 +71,60 @@ def _reactions(c: Combat, f: FighterState) -> int:
     return value // REACTION_DIVISOR
 
 
+class CombatStage(IntEnum):
+    """Where the :class:`CombatFrame` stands."""
+
+    START = 0  # before the first round
+    ROUND_OVER = 1  # a round has ended: does the fight end, or does another round begin?
+
+
+class RoundStage(IntEnum):
+    """Where a :class:`RoundFrame` stands."""
+
+    START = 0  # initiative (I01–I04, I10–I13), reactions (R01)
+    AMBUSH = 1  # X45: the ambushed roll Reflexe
+    TURNS = 2  # every slot of the queue acts in order (ties: the ORDER decision)
+    OVER = 3  # the end of the round has run
+
+
+class EndStage(IntEnum):
+    """Where an :class:`EndOfRoundFrame` stands (X31: phased, Zehrend for everyone first,
+    then the dying checks; otherwise everything for each fighter in turn)."""
+
+    START = 0  # rank the fighters by initiative
+    ZEHREND = 1  # the Zehrend items (or, not phased, every item) of each fighter
+    DYING = 2  # phased only: the dying checks
+
+
+class Phase(IntEnum):
+    """Where the end of round stands for the current fighter."""
+
+    ZEHREND_DAMAGE = 0  # Z08: 1W10 of the next Zehrend kind
+    ZEHREND_CHECK = 1  # Z08, X20: the free check to end it
+    DYING_CHECK = 2  # D08: the Unbeugsamkeit check while sterbend
+    DYING_RESULT = 3  # D08: its result (stabilised, 1W10 LP, or death on a Patzer)
+    FINISHED = 4  # nothing more for this fighter
+
+
+# Plain aliases: an enum member's attribute lookup is slow in the engine's inner loop.
+_COMBAT_START, _ROUND_OVER = CombatStage
+_ROUND_START, _AMBUSH, _TURNS, _OVER = RoundStage
+_END_START, _END_ZEHREND, _END_DYING = EndStage
+_ZEHREND_DAMAGE, _ZEHREND_CHECK, _DYING_CHECK, _DYING_RESULT, _PHASE_FINISHED = Phase
+
+
 class CombatFrame(Frame):
     """The whole fight: round after round until a victory condition or the round limit."""
 
     __slots__ = ()
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        if self.stage == 1:  # a round has ended
-            for v in c.game.victory:
-                if v.kind is VictoryKind.SURVIVE and c.round >= v.rounds:
-                    c._finish(v.side, f"{v.rounds} Runden überstanden")
-                    return DONE
-            limit = c.game.round_limit
-            if limit is not None and c.round >= limit:
-                c._finish(None, "Rundenlimit erreicht")
+        if self.stage == _ROUND_OVER:
+            verdict = decide_at_round_end(c)  # cwenv.engine.victory: SURVIVE, the round limit
+            if verdict is not None:
+                c._finish(*verdict)
                 return DONE
-        self.stage = 1
+        self.stage = _ROUND_OVER
         return RoundFrame()
 
 
@@ -101,10 +140,10 @@ class RoundFrame(Frame):
         self.si = 0
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        if self.stage == 0:
+        if self.stage == _ROUND_START:
             self._start(c)
-            self.stage = 1
-        if self.stage == 1:  # X45: ambushed fighters roll Reflexe in round 1
+            self.stage = _AMBUSH
+        if self.stage == _AMBUSH:  # X45: ambushed fighters roll Reflexe in round 1
             if value is not None and not value.success:
                 f = c.fighters[self.ambush[self.si - 1]]
                 self.surprised = (*self.surprised, f.idx)
@@ -114,9 +153,9 @@ class RoundFrame(Frame):
                 f = c.fighters[self.ambush[self.si]]
                 self.si += 1
                 return check(c, f, CheckValue.REFLEXE, "Hinterhalt", CheckPurpose.AMBUSH)
-            self.stage = 2
+            self.stage = _TURNS
             value = None
-        if self.stage == 2:
+        if self.stage == _TURNS:
             if value is not None and value.kind is ActionKind.CHOOSE_ACTOR:
                 return self._turn(c, value.target)
             while c.queue:
@@ -130,7 +169,7 @@ class RoundFrame(Frame):
                     choices = tuple(Action(ActionKind.CHOOSE_ACTOR, tied[0], t) for t in tied)
                     return Decision(DecisionKind.ORDER, tied[0], choices, OrderPrompt(step))
                 return self._turn(c, idx)
-            self.stage = 3
+            self.stage = _OVER
             return EndOfRoundFrame()
         c.emit(ev.RoundEnded(c.round))
         return DONE
@@ -228,17 +267,17 @@ class EndOfRoundFrame(Frame):
         super().__init__()
         self.order: tuple[int, ...] = ()
         self.pos = 0
-        self.phase = 0  # 0 Zehrend damage, 1 Zehrend check, 2 dying check
+        self.phase = _ZEHREND_DAMAGE
         self.kind_i = 0
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
-        if self.stage == 0:
+        if self.stage == _END_START:
             ranked = sorted(
                 (f for f in c.fighters if not f.dead and not f.fled),
                 key=lambda f: (-f.initiative, -f.grundwert, int(f.side), f.idx),
             )
             self.order = tuple(f.idx for f in ranked)
-            self.stage = 1
+            self.stage = _END_ZEHREND
             value = None
         phased = c.options.round_end_order is RoundEndOrder.PHASED
         while self.pos < len(self.order):
@@ -247,8 +286,8 @@ class EndOfRoundFrame(Frame):
             value = None
             if frame is not None:
                 return frame
-        if phased and self.stage == 1:
-            self.stage = 2
+        if phased and self.stage == _END_ZEHREND:
+            self.stage = _END_DYING
             self.pos = 0
             return self.step(c, None)
         _cleanup(c)
@@ -259,9 +298,9 @@ class EndOfRoundFrame(Frame):
         if f.dead:
             self._next_fighter()
             return None
-        want_zehrend = not phased or self.stage == 1
-        want_dying = not phased or self.stage == 2
-        if self.phase == 0:  # Zehrend damage (Z08)
+        want_zehrend = not phased or self.stage == _END_ZEHREND
+        want_dying = not phased or self.stage == _END_DYING
+        if self.phase == _ZEHREND_DAMAGE:  # Zehrend damage (Z08)
             if want_zehrend and self.kind_i < len(f.zehrend):
                 kind = f.zehrend[self.kind_i]
                 if kind in f.zone_zehrend and not in_danger_zone(c, f, kind):
@@ -272,17 +311,17 @@ class EndOfRoundFrame(Frame):
                         ev.ConditionLost(f.idx, f"zehrend ({kind})", "Gefahrenbereich verlassen")
                     )
                     return self._advance(c, f, None, phased)
-                self.phase = 1
+                self.phase = _ZEHREND_CHECK
                 return zehrend_damage(
                     c, f, f.zehrend[self.kind_i], f"Zehrend ({f.zehrend[self.kind_i]})"
                 )
-            self.phase = 2
-        if self.phase == 1:  # the free 'passende Probe' (Z08, X20)
+            self.phase = _DYING_CHECK
+        if self.phase == _ZEHREND_CHECK:  # the free 'passende Probe' (Z08, X20)
             if f.dead or self.kind_i >= len(f.zehrend):
-                self.phase = 2
+                self.phase = _DYING_CHECK
             elif in_danger_zone(c, f, f.zehrend[self.kind_i]):
                 self.kind_i += 1  # D03: no check ends it while the cause is still there
-                self.phase = 0
+                self.phase = _ZEHREND_DAMAGE
                 return self._advance(c, f, None, phased)
             elif value is None:
                 kind = f.zehrend[self.kind_i]
@@ -300,17 +339,17 @@ class EndOfRoundFrame(Frame):
                     c.emit(ev.ConditionLost(f.idx, f"zehrend ({kind})", "Probe"))
                 else:
                     self.kind_i += 1
-                self.phase = 0
+                self.phase = _ZEHREND_DAMAGE
                 return self._advance(c, f, None, phased)
-        if self.phase == 2:  # dying check (D08)
+        if self.phase == _DYING_CHECK:  # dying check (D08)
             if want_dying and f.conditions >> Condition.STERBEND & 1 and not f.dead:
-                self.phase = 3
+                self.phase = _DYING_RESULT
                 return check(c, f, CheckValue.UNBEUGSAMKEIT, "Sterben", CheckPurpose.DYING)
             self._next_fighter()
             return None
-        if self.phase == 3:
+        if self.phase == _DYING_RESULT:
             result: ProbeResult = value
-            self.phase = 4
+            self.phase = _PHASE_FINISHED
             if result.volltreffer:
                 lose_condition(c, f, Condition.STERBEND, "stabilisiert sich selbst")
                 f.stabilised = True
@@ -325,7 +364,7 @@ class EndOfRoundFrame(Frame):
 
     def _next_fighter(self) -> None:
         self.pos += 1
-        self.phase = 0
+        self.phase = _ZEHREND_DAMAGE
         self.kind_i = 0
 
 

@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cwenv.engine.roundflow import REACTION_DIVISOR, CombatFrame, RoundFrame, initiative_dice
+from cwenv.engine.roundflow import (
+    REACTION_DIVISOR,
+    CombatFrame,
+    CombatStage,
+    RoundFrame,
+    RoundStage,
+    initiative_dice,
+)
 from cwenv.engine.turn import TurnFrame
 from cwenv.model.types import Side, Skill
 from cwenv.rules.dice import Dice, SeededDice
@@ -84,9 +91,9 @@ def combat_at_turn(
                 )
             combat.occupant[g.pos] = g.idx
     outer = CombatFrame()
-    outer.stage = 1
+    outer.stage = CombatStage.ROUND_OVER
     rounds = RoundFrame()
-    rounds.stage = 2
+    rounds.stage = RoundStage.TURNS
     combat.round = round_
     combat.queue = []
     combat.events = []

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap.grid import Terrain
-from cwenv.battlemap.paths import NO_REACH, Reach
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.frames import Frame, Return
-from cwenv.engine.game import Game, VictoryKind
+from cwenv.engine.game import Game
+from cwenv.engine.victory import ROUND_LIMIT_REASON, decide_after_change
 from cwenv.model.types import Side
 from cwenv.rules.dice import Dice, SeededDice
+
+if TYPE_CHECKING:
+    from cwenv.engine.turn import TurnFrame
 
 TURN = DecisionKind.TURN
 
@@ -87,9 +90,6 @@ class Combat:
         self._pending: Decision | None = None
         self._legal: list[Action] | None = None
         self._legal_set: set[Action] | None = None
-        self.routes: Reach = NO_REACH  # the current TURN decision's movement search
-        self.hard_routes: Reach = NO_REACH
-        self.turn_legal: list[Action] | None = None
         self._dirty = False
         self._run(None)
 
@@ -144,7 +144,7 @@ class Combat:
         self._pending = None
         self._legal = None
         self._legal_set = None
-        self.turn_legal = None
+        self._forget_turn_legal()
         if action.kind is ActionKind.MUMM_SHAKE and d is not None and d.kind is not TURN:
             self._shake_at_prompt(d, action)
         else:
@@ -198,21 +198,24 @@ class Combat:
         twin._pending = self._pending
         twin._legal = self._legal
         twin._legal_set = self._legal_set
-        twin.routes = self.routes
-        twin.hard_routes = self.hard_routes
-        twin.turn_legal = self.turn_legal
         twin._dirty = self._dirty
         return twin
 
-    def turn_benommen(self) -> bool:
-        """Whether the turn running now began benommen (Z02: its Handlung is the
-        Mumm-Probe)."""
+    def turn_frame(self) -> TurnFrame | None:
+        """The turn running now (its Handlung, movement and the searches of its TURN
+        decision), None between turns."""
         from cwenv.engine.turn import TurnFrame
 
         for frame in reversed(self._stack):
             if isinstance(frame, TurnFrame):
-                return frame.benommen
-        return False
+                return frame
+        return None
+
+    def turn_benommen(self) -> bool:
+        """Whether the turn running now began benommen (Z02: its Handlung is the
+        Mumm-Probe)."""
+        turn = self.turn_frame()
+        return turn is not None and turn.benommen
 
     def resolving(self) -> str:
         """A short label of the rule procedure running now (used to prompt for typed dice)."""
@@ -223,7 +226,15 @@ class Combat:
         GM's situation edits), so the next ``legal_actions()`` sees the change."""
         self._legal = None
         self._legal_set = None
-        self.turn_legal = None
+        self._forget_turn_legal()
+
+    def _forget_turn_legal(self) -> None:
+        """The turn's cached legal list is stale (an action was taken or a fighter edited)."""
+        from cwenv.engine.turn import TurnFrame
+
+        top = self._stack[-1] if self._stack else None
+        if isinstance(top, TurnFrame):
+            top.legal = None
 
     def reseed_dice(self, seed: int) -> None:
         """Replace the dice with a fresh seeded stream (search: sample another future)."""
@@ -323,7 +334,7 @@ class Combat:
                 if only is None or self.take_forced():
                     return
                 value = only
-        self._finish(None, "Rundenlimit erreicht")
+        self._finish(None, ROUND_LIMIT_REASON)
 
     def _pose(self, decision: Decision) -> Action | None:
         """Make ``decision`` the pending one; a prompt left with a single legal choice (by
@@ -349,41 +360,24 @@ class Combat:
         self.emit(ev.CombatEnded(label, reason, self.round))
 
     def _decide_outcome(self) -> bool:
-        """Check the victory conditions; end the combat when one is met."""
-        runners_up = any(f.standing for f in self.fighters if f.side is Side.RUNNER)
-        gegner_up = any(f.standing for f in self.fighters if f.side is Side.GEGNER)
-        for v in self.game.victory:
-            if v.kind is VictoryKind.PROTECT_VIP:
-                vip = self.fighters[v.vip]
-                if vip.dead or vip.down:
-                    other = Side.GEGNER if v.side is Side.RUNNER else Side.RUNNER
-                    self._finish(other, f"{vip.name} ist gefallen")
-                    return True
-            elif v.kind is VictoryKind.REACH_EXIT:
-                escaped = sum(1 for f in self.fighters if f.side is v.side and f.fled)
-                if self.fighters[v.vip].fled if v.vip >= 0 else escaped >= v.count:
-                    self._finish(v.side, "Ausgang erreicht")
-                    return True
-        if not runners_up and not gegner_up:
-            self._finish(None, "beide Seiten ausgeschaltet")
-            return True
-        if not runners_up:
-            self._finish(Side.GEGNER, "alle Runner ausgeschaltet")
-            return True
-        if not gegner_up:
-            self._finish(Side.RUNNER, "alle Gegner ausgeschaltet")
-            return True
-        return False
+        """Check the victory conditions (:mod:`cwenv.engine.victory`); end the combat when
+        one is met."""
+        verdict = decide_after_change(self)
+        if verdict is None:
+            return False
+        self._finish(*verdict)
+        return True
 
     def _compute_legal(self) -> list[Action]:
         d = self._pending
         if d is None:
             return []
         if d.kind is DecisionKind.TURN:
-            if self.turn_legal is not None:
-                return self.turn_legal  # already restricted by the turn
-            from cwenv.engine.turn import turn_actions
+            from cwenv.engine.turn import TurnFrame, turn_actions
 
+            top = self._stack[-1]
+            if isinstance(top, TurnFrame) and top.legal is not None:
+                return top.legal  # already restricted by the turn
             return self.restrict(d.fighter, turn_actions(self, d.fighter))
         from cwenv.engine.conditions import prompt_shakes
 

@@ -3,10 +3,15 @@
 :func:`turn_actions` is the legality function for TURN decisions; :class:`TurnFrame` runs
 the turn, asking for one TURN decision after another until the fighter ends it. Movement
 may come before and after the Handlung and be split freely (H00): each MOVE is one leg.
+
+What one TURN decision computed lives on its :class:`TurnFrame`, not on the combat: the
+movement searches its MOVE and SCHWIERIG choices came from (``routes``, ``hard_routes``,
+which carry those choices out) and the restricted legal list (``legal``).
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cwenv.battlemap.paths import NO_REACH, Reach, reachable
@@ -35,10 +40,31 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
 
 
+class TurnStage(IntEnum):
+    """Where a :class:`TurnFrame` stands."""
+
+    START = 0  # the turn begins (or is skipped: the fighter is not standing)
+    ACTING = 1  # TURN decisions until the fighter ends the turn
+
+
+_START, _ACTING = TurnStage
+
+
 class TurnFrame(Frame):
     """One turn of fighter ``fighter`` at initiative step (or pass) ``slot``."""
 
-    __slots__ = ("benommen", "fighter", "grants", "handlungen", "moved", "slot", "sprint_bonus")
+    __slots__ = (
+        "benommen",
+        "fighter",
+        "grants",
+        "handlungen",
+        "hard_routes",
+        "legal",
+        "moved",
+        "routes",
+        "slot",
+        "sprint_bonus",
+    )
 
     def __init__(self, fighter: int, slot: int) -> None:
         super().__init__()
@@ -49,6 +75,9 @@ class TurnFrame(Frame):
         self.sprint_bonus = 0
         self.moved = 0
         self.benommen = False
+        self.routes: Reach = NO_REACH  # the current TURN decision's movement search
+        self.hard_routes: Reach = NO_REACH  # … and its difficult-step search (H07)
+        self.legal: list[Action] | None = None  # its legal choices, restricted (None: stale)
 
     def move_left(self, c: Combat, f: FighterState) -> int:
         if self.benommen:
@@ -57,8 +86,8 @@ class TurnFrame(Frame):
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
-        if self.stage == 0:
-            self.stage = 1
+        if self.stage == _START:
+            self.stage = _ACTING
             c.turn_fighter = f.idx
             if c.options.niederwerfen_penalty_until is ProneBonusUntil.OWN_NEXT_TURN:
                 f.prone_bonus = False  # R06, X23: 'bis zum Beginn ihrer nächsten Runde'
@@ -77,7 +106,7 @@ class TurnFrame(Frame):
                 return self._end(c, f)
             actions = c.restrict(f.idx, turn_actions(c, f.idx))
             if len(actions) > 1:
-                c.turn_legal = actions  # legal_actions() reuses this list
+                self.legal = actions  # legal_actions() reuses this list
                 return Decision(DecisionKind.TURN, f.idx, None, TurnPrompt(self.slot))
             # A single legal choice is forced (END_TURN, the benommen Mumm-Probe): no decision.
             if c.take_forced():
@@ -97,7 +126,7 @@ class TurnFrame(Frame):
         if kind is ActionKind.END_TURN:
             return self._end(c, f)
         if kind is ActionKind.MOVE:
-            route = c.routes.route(action.cell)
+            route = self.routes.route(action.cell)
             self.moved += route.metres
             how = "sprintet" if self.sprint_bonus else "geht"
             return MoveFrame(f.idx, route.cells, how)
@@ -131,16 +160,18 @@ def turn_of(c: Combat, fighter: int) -> TurnFrame:
 def planned_climb(c: Combat, fighter: int, ledge: int) -> ClimbStep | None:
     """What SCHWIERIG to ``ledge`` would climb now, if it is a partial climb (B03, X40)."""
     f = c.fighters[fighter]
-    return climb_step(c, f, ledge, turn_of(c, fighter).move_left(c, f))
+    turn = turn_of(c, fighter)
+    return climb_step(c, f, ledge, turn.move_left(c, f), turn.hard_routes)
 
 
 def turn_actions(c: Combat, fighter: int) -> list[Action]:
-    """Every legal TURN choice of ``fighter`` (H00–H12, B01–B06, M07, M08, Z02)."""
+    """Every legal TURN choice of ``fighter`` (H00–H12, B01–B06, M07, M08, Z02); the
+    movement searches they come from are kept on the turn's frame."""
     f = c.fighters[fighter]
     turn = turn_of(c, fighter)
     acts: list[Action] = []
-    c.routes = NO_REACH
-    c.hard_routes = NO_REACH
+    turn.routes = NO_REACH
+    turn.hard_routes = NO_REACH
     acts.extend(mumm_shakes(c, f))
     if turn.benommen:
         if turn.handlungen > 0:
@@ -151,13 +182,13 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
     move_left = turn.move_left(c, f)
     if move_left > 0:
         search = move_search(c, f)
-        c.routes = search.reach(move_left)
-        acts.extend(move_actions(fighter, c.routes.dests))
+        turn.routes = search.reach(move_left)
+        acts.extend(move_actions(fighter, turn.routes.dests))
         if turn.handlungen > 0 and has_difficult_terrain(c.bm):
-            c.hard_routes = search.reach(move_left, difficult=True)
-            dests = c.hard_routes.dests
+            hard = turn.hard_routes = search.reach(move_left, difficult=True)
+            dests = hard.dests
             acts.extend([Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in dests])
-            acts.extend(climb_actions(c, f, move_left, set(dests)))
+            acts.extend(climb_actions(c, f, move_left, set(dests), hard))
     committed = False
     if turn.handlungen > 0:
         handlungen = handlung_actions(c, f)

@@ -133,13 +133,14 @@ def _field_problem(c: Combat, a: Action) -> str | None:
 def _unrestricted(c: Combat, d: Decision) -> list[Action]:
     """The legal choices before restricted play removes any (the same legality function)."""
     if d.kind is DecisionKind.TURN:
-        from cwenv.engine.turn import turn_actions
+        from cwenv.engine.turn import turn_actions, turn_of
 
-        routes, hard = c.routes, c.hard_routes  # turn_actions rebuilds the turn's searches
+        turn = turn_of(c, d.fighter)
+        routes, hard = turn.routes, turn.hard_routes  # turn_actions rebuilds the searches
         try:
             return turn_actions(c, d.fighter)
         finally:
-            c.routes, c.hard_routes = routes, hard
+            turn.routes, turn.hard_routes = routes, hard
     return [*prompt_shakes(c, d.kind, d.fighter), *(d.actions or ())]
 
 
