@@ -1,11 +1,14 @@
 """The rule IDs of the checklist (shared/rules/CHECKLIST.md), with a short summary each.
 
 Kept in the repository so that docs and coverage checks work from a clean clone.
+``SHARED`` mirrors the shared file (which is never edited here); ``PROJECT_ADDITIONS``
+are open readings the shared checklist has no X-ID for, numbered from X48 on (issue #15);
+``CHECKLIST`` joins both, and is what docs, coverage and rule options cite.
 """
 
 from __future__ import annotations
 
-CHECKLIST: dict[str, str] = {
+SHARED: dict[str, str] = {
     "P01": "Runners and NSCs alike roll 2W10, add; success if sum ≤ Probenwert. Probenwert = skill + modifiers. Book …",
     "P02": "Modifiers act on the Probenwert only, set before the roll, from difficulty, circumstances and equipment; …",
     "P03": "Actionbonus: the Tycoon may grant a Runner +2 on the Probenwert (never more, once per Probe, before the …",
@@ -77,7 +80,8 @@ CHECKLIST: dict[str, str] = {
     "C03": "Targeted hacks obey ranged cover. Area hacks («Flächenzauber» in the text, X26) ignore half/three-quarter …",
     "C04": "Living cover (also deliberate): a creature the Tycoon rules to be in the line of fire gives half cover if it …",
     "C05": "Miss through living cover: if the attack missed but would have hit without the cover penalty, 50 % chance it …",
-    "D01": "Brechend halves armour (e.g. fire). D02 Direkt ignores armour, acting on body or mind (the text's examples: …",
+    "D01": "Brechend halves armour (e.g. fire).",
+    "D02": "Direkt ignores armour, acting on body or mind (the text's examples: falls, hacks — but B05 makes falls …",
     "D03": "Zehrend acts at the end of every Kampfrunde (not step) until its cause is removed: normally by a check …",
     "D04": "Resistent: half damage; Verwundbar: ×1.5; Immun: none — per damage type (X32).",
     "D05": 'Non-lethal damage to 0 LP: unconscious, not dying; no Unbeugsamkeit rolls "solange kein weiterer Schaden …',
@@ -144,6 +148,15 @@ CHECKLIST: dict[str, str] = {
     "X46": "Rucksack durchsuchen: what a failed roll does.",
     "X47": "Rest: one roll per Runner or per crew; one medic roll for both patients; rounding of a Stabilität …",
 }
+
+FIRST_ADDITION = 48
+"""The number of the first project addition (the shared checklist ends at X47)."""
+
+PROJECT_ADDITIONS: dict[str, str] = {}
+"""Open readings found by the fidelity audit (issue #15) that the shared checklist has no
+X-ID for; each is a named rule option (docs/rules.md)."""
+
+CHECKLIST: dict[str, str] = {**SHARED, **PROJECT_ADDITIONS}
 
 COMBAT_SECTIONS = tuple("PMIHBRAKCDZ")
 """Sections the engine implements (issue #2); O (outside combat) is not among them."""
