@@ -47,7 +47,7 @@ class GreedyAgent:
         fighters = view.fighters
         attacks = [a for a in legal if a.kind is ActionKind.ATTACK and fighters[a.target].standing]
         if attacks:
-            return min(attacks, key=lambda a: (fighters[a.target].lp, a.index))
+            return min(attacks, key=lambda a: (fighters[a.target].lp, a.arg))
         me = view.fighter
         enemies = [f for f in fighters if f.side is not me.side and f.standing]
         moves = [a for a in legal if a.kind is ActionKind.MOVE]

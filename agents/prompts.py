@@ -60,7 +60,7 @@ def _defend(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action 
     for a in legal:
         if a.kind is not ActionKind.DEFEND:
             continue
-        dpw = board.check_value(board.me, CheckValue(a.index), reaction=True, defence=True)
+        dpw = board.check_value(board.me, a.skill, reaction=True, defence=True)
         gain = undefended - defended_loss(board.options, info.roll, dpw, losses) - cost(a, cfg)
         if gain > best_gain:
             best, best_gain = a, gain
@@ -104,7 +104,7 @@ def _blockade(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Actio
         t = board.fighters[a.target]
         if t not in board.enemies:
             continue  # neutrals and allies are let past
-        est = weapon_estimate(board, me, t, a.index)
+        est = weapon_estimate(board, me, t, a.arg)
         worth = est.value(cfg.ko_bonus) if est is not None else 0.5 * offense(board, me)
         if cfg.always_blockade and not a.mumm:
             worth += 1000.0

@@ -96,7 +96,7 @@ class Stuermer(Doctrine):
 
     def handlung_value(self, board: Board, a: Action) -> float:
         if a.kind is ActionKind.MANEUVER:
-            m = Maneuver(a.index)
+            m = a.maneuver
             if m not in self._allowed:
                 return 0.0
             return self._maneuver(board, board.fighters[a.target], m)

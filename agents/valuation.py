@@ -23,7 +23,7 @@ from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.attack_plan import area_targets
 from cwenv.engine.turn import planned_climb
 from cwenv.model.specs import AbilityKind, ItemKind
-from cwenv.model.types import CheckValue, Condition, Maneuver, WeaponKind
+from cwenv.model.types import CheckValue, Condition, WeaponKind
 
 if TYPE_CHECKING:
     from agents.board import Board
@@ -38,14 +38,14 @@ def attack_value(doc: Doctrine, board: Board, a: Action) -> float:
     weapon counts every fighter it reaches, allies against (C03)."""
     me = board.me
     t = board.fighters[a.target]
-    w = me.weapons[a.index]
+    w = me.weapons[a.weapon]
     ko = doc.config.ko_bonus
     if w.area_radius > 0:
         total = 0.0
         hits = area_targets(board, t.pos, w.area_radius, w.durchdringung)
         for idx in hits:
             g = board.fighters[idx]
-            est = weapon_estimate(board, me, g, a.index)
+            est = weapon_estimate(board, me, g, a.weapon)
             if est is None or not g.standing:
                 continue
             if g.side is me.side:
@@ -55,7 +55,7 @@ def attack_value(doc: Doctrine, board: Board, a: Action) -> float:
         return total
     if t not in board.enemies:
         return 0.0
-    est = weapon_estimate(board, me, t, a.index)
+    est = weapon_estimate(board, me, t, a.weapon)
     if est is None:
         return 0.0
     return est.value(ko) * doc.target_weight(board, t) * doc.weapon_weight(board, w)
@@ -66,7 +66,7 @@ def maneuver_value(doc: Doctrine, board: Board, a: Action) -> float:
     t = board.fighters[a.target]
     if t not in board.enemies:
         return 0.0
-    m = Maneuver(a.index)
+    m = a.maneuver
     cfg = doc.config
     worth = maneuver_worth(board, board.me, t, m, cfg.condition_horizon, cfg.mumm_value)
     return maneuver_chance(board, board.me, t, m) * worth * doc.target_weight(board, t)
@@ -96,10 +96,10 @@ def hack_value(doc: Doctrine, board: Board, a: Action) -> float:
     t = board.fighters[a.target]
     if t not in board.enemies:
         return 0.0
-    est = hack_estimate(board, me, t, a.index)
+    est = hack_estimate(board, me, t, a.hack)
     if est is None:
         return 0.0
-    h = me.spec.hacks[a.index]
+    h = me.spec.hacks[a.hack]
     value = est.value(doc.config.ko_bonus)
     if h.condition is not None:
         cfg = doc.config
@@ -168,26 +168,26 @@ def handlung_value(doc: Doctrine, board: Board, a: Action) -> float:
     if k is ActionKind.HACK:
         return hack_value(doc, board, a)
     if k is ActionKind.UPLOAD:
-        h = me.spec.hacks[a.index]
-        left = max(1, h.upload - me.upload_progress[a.index])
-        return 0.9 * best_hack(doc, board, a.index) / left
+        h = me.spec.hacks[a.hack]
+        left = max(1, h.upload - me.upload_progress[a.hack])
+        return 0.9 * best_hack(doc, board, a.hack) / left
     if k is ActionKind.RELOAD:
-        if me.ammo[a.index] <= 0:
-            return 0.9 * best_weapon_value(doc, board, a.index) + 0.5
+        if me.ammo[a.weapon] <= 0:
+            return 0.9 * best_weapon_value(doc, board, a.weapon) + 0.5
         return 0.3 if not any(me.weapon_usable(i) for i in range(len(me.spec.weapons))) else 0.05
     if k in (ActionKind.DRAW, ActionKind.PICK_UP):
-        return draw_value(doc, board, a.index)
+        return draw_value(doc, board, a.weapon)
     if k is ActionKind.USE_ITEM:
-        item = me.items[a.index]
+        item = me.items[a.item]
         if item.kind is ItemKind.HEAL:
             return heal_value(board, me, item.amount)
         if item.condition is not None and me.has(item.condition):
             return condition_cost(board, me, item.condition, cfg.condition_horizon, cfg.mumm_value)
         return 0.0
     if k is ActionKind.CYBERWARE:
-        return cyberware_value(doc, board, a.index)
+        return cyberware_value(doc, board, a.cyberware)
     if k is ActionKind.SHAKE:
-        cond = Condition(a.index)
+        cond = a.condition
         cost = condition_cost(board, me, cond, cfg.condition_horizon, cfg.mumm_value)
         return shake_chance(board, me, cond) * cost * doc.shake_weight
     if k is ActionKind.STABILISE:
@@ -202,11 +202,11 @@ def handlung_value(doc: Doctrine, board: Board, a: Action) -> float:
         return cost * doc.stand_weight
     if k is ActionKind.FREE_WEAPON:
         p = success_chance(board.options, board.check_value(me, CheckValue.TECHNIK))
-        return 0.8 * p * best_weapon_value(doc, board, a.index)
+        return 0.8 * p * best_weapon_value(doc, board, a.weapon)
     if k is ActionKind.HELFEN:
         return 0.1
     if k is ActionKind.RUCKSACK:
-        item = me.backpack[a.index]
+        item = me.backpack[a.backpack_slot]
         if item.condition is not None and me.has(item.condition):
             return 0.3 * condition_cost(board, me, item.condition, 1.0, cfg.mumm_value)
         return 0.0

@@ -173,7 +173,7 @@ def shake_worth_it(board: Board, shakes: Sequence[Action], cfg: PromptConfig) ->
     """M08: end a condition at once when it costs more than the two Mumm (own turn or, under
     X38 'sofort', at any prompt: a benommen fighter shakes it off to defend)."""
     for a in shakes:
-        cond = Condition(a.index)
+        cond = a.condition
         cost = condition_cost(board, board.me, cond, cfg.condition_horizon, cfg.mumm_value)
         if cost >= 2 * cfg.mumm_value and cost > 0:
             return a

@@ -53,7 +53,7 @@ def test_a06_johnny_hits_the_guard_for_ten() -> None:
         5,
     ]  # damage dice
     c = scripted(game, dice)
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     damage = [e for e in c.events if isinstance(e, ev.DamageRolled)]
     assert damage[-1].rolls == (7, 5) and damage[-1].armour == 2 and damage[-1].total == 10

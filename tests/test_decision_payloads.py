@@ -99,9 +99,9 @@ def test_an_area_attack_on_its_thrower_keeps_the_attack_roll() -> None:
         ]
     )
     c = scripted(game, [*INIT, 2, 3, 4, 5, *TAIL])
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert c.decision is not None and c.decision.fighter == 0
-    c.apply(find(c, ActionKind.DEFEND, index=int(CheckValue.AUSWEICHEN)))
+    c.apply(find(c, ActionKind.DEFEND, arg=int(CheckValue.AUSWEICHEN)))
     d = c.decision
     assert d is not None and (d.kind, d.fighter) == (DecisionKind.DEFEND, 1)
     assert isinstance(d.payload, AttackPrompt)
@@ -140,10 +140,10 @@ def test_a_free_defence_against_a_manoeuvre_is_a_defence() -> None:
         maneuver_reaction_cost=0,
     )
     c = scripted(game, [*INIT, 2, 3, *TAIL])
-    c.apply(find(c, ActionKind.MANEUVER, target=1, index=int(Maneuver.UMREISSEN)))
+    c.apply(find(c, ActionKind.MANEUVER, target=1, arg=int(Maneuver.UMREISSEN)))
     c.apply(find(c, ActionKind.PRE_NONE))
     c.apply(find(c, ActionKind.POST_ACCEPT))
-    c.apply(find(c, ActionKind.DEFEND, index=int(CheckValue.KAMPFKUNST)))
+    c.apply(find(c, ActionKind.DEFEND, arg=int(CheckValue.KAMPFKUNST)))
     d = c.decision
     assert d is not None and (d.kind, d.fighter) == (DecisionKind.PRE_CHECK, 1)
     assert events_of(c, ev.ReactionUsed) == []
@@ -165,7 +165,7 @@ def test_a_second_reroll_is_weighed_against_the_result_that_stands() -> None:
         mumm_rerolls_per_check=2,
     )
     c = scripted(game, [*INIT, 9, 8, 7, 9, 6, 8, *TAIL])
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     while c.decision is not None and c.decision.kind is DecisionKind.NIEDERWERFEN:
         c.apply(c.legal_actions()[-1])
     c.apply(find(c, ActionKind.PRE_NONE))
@@ -189,10 +189,10 @@ def test_typed_event_fields() -> None:
         ]
     )
     c = scripted(game, [*INIT, 2, 3, 9, 9, 10, *TAIL])
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     while c.decision is not None and c.decision.kind is DecisionKind.NIEDERWERFEN:
         c.apply(c.legal_actions()[-1])
-    c.apply(find(c, ActionKind.DEFEND, index=int(CheckValue.AUSWEICHEN)))
+    c.apply(find(c, ActionKind.DEFEND, arg=int(CheckValue.AUSWEICHEN)))
     declared = events_of(c, ev.AttackDeclared)[-1]
     assert (declared.mode, declared.index, declared.means) == (AttackMode.WEAPON, 0, "Pistole")
     assert [e.kind for e in events_of(c, ev.ReactionUsed)] == [ev.ReactionKind.DEFENCE]

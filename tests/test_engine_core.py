@@ -67,7 +67,7 @@ def test_illegal_action_raises_and_leaves_state_unchanged() -> None:
     c = game.new_combat(1)
     before_events = list(c.events)
     before_legal = list(c.legal_actions())
-    bogus = Action(ActionKind.ATTACK, c.current_fighter(), target=99, index=0)
+    bogus = Action(ActionKind.ATTACK, c.current_fighter(), target=99, arg=0)
     with pytest.raises(IllegalActionError) as info:
         c.apply(bogus)
     assert isinstance(info.value, ValueError)

@@ -101,7 +101,7 @@ def test_a_move_outside_the_window_fails_loudly() -> None:
 def test_index_beyond_its_slots_fails_loudly() -> None:
     layout = ActionLayout()
     with pytest.raises(EncodingError, match="exceeds 8 slots"):
-        layout.encode_all([Action(ActionKind.DRAW, 0, index=8)], 0, 0, [0], [0], [0])
+        layout.encode_all([Action(ActionKind.DRAW, 0, arg=8)], 0, 0, [0], [0], [0])
     with pytest.raises(EncodingError, match="names no target"):
         layout.encode_all([Action(ActionKind.ZIELEN, 0)], 0, 0, [0], [0], [0])
 
@@ -142,7 +142,7 @@ def test_rare_prompt_answers_have_their_own_indices() -> None:
         Action(ActionKind.NO_CATCH, 0),
         Action(ActionKind.MUMM_PROBE, 0),
         Action(ActionKind.PRE_ACTIONBONUS, 0),
-        Action(ActionKind.DEFEND, 0, 1, index=13, mumm=1),
+        Action(ActionKind.DEFEND, 0, 1, arg=13, mumm=1),
         Action(ActionKind.DOOR, 0, cell=0),
     ]
     idx = layout.encode_all(acts, 1, 1, [0, 1], [0, 1], [0, 1]).tolist()

@@ -149,7 +149,7 @@ def test_an_illegal_action_is_named_plainly_with_its_reason() -> None:
     combat = load_scenario("duell").new_combat(seed=1)
     actor = combat.current_fighter()
     with pytest.raises(IllegalActionError) as err:
-        combat.apply(Action(ActionKind.ATTACK, actor, actor, index=0))
+        combat.apply(Action(ActionKind.ATTACK, actor, actor, arg=0))
     text = str(err.value)
-    assert text.startswith(f"illegal action ATTACK(actor={actor}, target={actor}, index=0) for")
+    assert text.startswith(f"illegal action ATTACK(actor={actor}, target={actor}, arg=0) for")
     assert "<ActionKind" not in text and text.rsplit(": ", 1)[1]

@@ -56,7 +56,7 @@ def test_d06_x28_a_hit_at_exactly_half_is_no_new_crossing() -> None:
     t.lp = 15
     gain_condition(c, t, Condition.ANGESCHLAGEN)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     if c.decision is not None and c.decision.kind is DecisionKind.DEFEND:
         c.apply(find(c, ActionKind.NO_DEFENCE))
     assert t.lp == 15 - 4
@@ -79,7 +79,7 @@ def test_d07_kampfunfaehig_runner_cannot_defend_even_with_mumm() -> None:
     kira.lp, kira.down, kira.reactions = -3, True, 0
     kira.conditions |= 1 << Condition.STERBEND
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert c.decision is None or c.decision.kind is not DecisionKind.DEFEND, lines(c)[-3:]
     assert not any(e for e in events_of(c, ev.ReactionUsed) if e.fighter == 1)
 
@@ -96,7 +96,7 @@ def test_d08_dying_check_is_on_unbeugsamkeit() -> None:
         ]
     )
     c = scripted(game, init_dice(game) + [5, 6, 9, 9, 6, 7, 6] + [1] * 12)
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     t = c.fighters[1]
     assert t.lp == -5 and t.has(Condition.STERBEND)
@@ -161,7 +161,7 @@ def test_z01_angeschlagen_also_penalises_the_defence() -> None:
     c = duel([3, 4, 4, 4])
     gain_condition(c, c.fighters[1], Condition.ANGESCHLAGEN)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.DEFEND))
     assert labelled(last_check(c).parts)[0][0] == "Ausweichen"
     assert ("angeschlagen", -2) in labelled(last_check(c).parts)
@@ -195,7 +195,7 @@ def test_z04_entmutigt_does_not_penalise_the_defence() -> None:
     c = duel([3, 4, 4, 4])
     gain_condition(c, c.fighters[1], Condition.ENTMUTIGT)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.DEFEND))
     assert ("entmutigt", -2) not in labelled(last_check(c).parts)
 
@@ -206,9 +206,9 @@ def test_z07_verwirrt_penalises_the_firewall_defence() -> None:
     c = duel([3, 4, 4, 4])
     gain_condition(c, c.fighters[1], Condition.VERWIRRT)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.HACK, target=1, index=0))
+    c.apply(find(c, ActionKind.HACK, target=1, arg=0))
     stay_up(c)
-    c.apply(find(c, ActionKind.DEFEND, index=int(CheckValue.FIREWALL)))
+    c.apply(find(c, ActionKind.DEFEND, arg=int(CheckValue.FIREWALL)))
     assert labelled(last_check(c).parts)[0] == ("Firewall", 10)
     assert ("verwirrt", -2) in labelled(last_check(c).parts)
 
@@ -254,7 +254,7 @@ def runner_attacked(dice: list[int], **kira: Any) -> Combat:
         ]
     )
     c = scripted(game, [*init_dice(game), *dice] + [5] * 40)
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     if c.decision is not None and c.decision.kind is DecisionKind.DEFEND:
         c.apply(find(c, ActionKind.NO_DEFENCE))
     return c
@@ -331,7 +331,7 @@ def test_m05_last_ordinary_reaction_is_used_before_mumm() -> None:
     kira = c.fighters[1]
     kira.reactions = 1
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     defend = find(c, ActionKind.DEFEND)
     assert defend.mumm == 0
     c.apply(defend)
@@ -390,7 +390,7 @@ def test_h12_x04_angeschlagen_can_be_shaken_off_while_still_at_half_lp() -> None
     kira.lp = 10
     gain_condition(c, kira, Condition.ANGESCHLAGEN)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.SHAKE, index=int(Condition.ANGESCHLAGEN)))
+    c.apply(find(c, ActionKind.SHAKE, arg=int(Condition.ANGESCHLAGEN)))
     assert not kira.has(Condition.ANGESCHLAGEN)
 
 
@@ -433,7 +433,7 @@ def test_d07_death_threshold_is_the_fighters_own_unbeugsamkeit(
     )
     # QS 3 (roll 11), three W10+1 from 20 LP
     c = scripted(game, [*init_dice(game), 5, 6, *damage] + [5] * 20)
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     t = c.fighters[1]
     assert t.lp == lp_after and t.dead is dead
@@ -536,7 +536,7 @@ def test_b05_r05_catching_reaction_removes_qs_dice() -> None:
         elevation=elev,
     )
     c = scripted(game, init_dice(game) + [3, 4, 2, 4] + [5] * 40)
-    c.apply(find(c, ActionKind.MANEUVER, target=1, index=4))
+    c.apply(find(c, ActionKind.MANEUVER, target=1, arg=4))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     c.apply(find(c, ActionKind.CATCH_FALL))
     fell = events_of(c, ev.Fell)[-1]
@@ -565,7 +565,7 @@ def test_b06_forced_fall_uses_the_same_boundary_as_walking_down(
         drop_absorbed=reading,
     )
     c = scripted(game, init_dice(game) + [3, 4] + [5] * 40)
-    c.apply(find(c, ActionKind.MANEUVER, target=1, index=4))
+    c.apply(find(c, ActionKind.MANEUVER, target=1, arg=4))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert (c.decision is not None and c.decision.kind is DecisionKind.STURZ) is prompted
     assert c.bm.elevation[c.fighters[1].pos] == 0

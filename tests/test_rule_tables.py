@@ -129,12 +129,12 @@ def test_manoeuvre_modifiers_and_tactic_tags() -> None:
     for m, r in MANEUVERS.items():
         assert TACTICS[r.tactic] == f"Kampfmanöver {m.label} ({r.rule})"
         bm = open_map()
-        assert tactic_tags(bm, Action(ActionKind.MANEUVER, 0, 1, index=int(m))) == (m.name,)
+        assert tactic_tags(bm, Action(ActionKind.MANEUVER, 0, 1, arg=int(m))) == (m.name,)
     for spend, paid in MUMM_SPENDS.items():
         assert TACTICS[paid.tactic] == spend.label
         if paid.kind is not None:
             assert mumm_price(Action(paid.kind, 0)) == spend.cost
-    assert mumm_price(Action(ActionKind.DEFEND, 0, 1, index=12, mumm=1)) == 1  # M05
+    assert mumm_price(Action(ActionKind.DEFEND, 0, 1, arg=12, mumm=1)) == 1  # M05
 
 
 def test_every_action_kind_answers_a_decision() -> None:

@@ -42,7 +42,7 @@ def end_turn(c: Combat) -> None:
 
 def attack(c: Combat, target: int = 1, weapon: int = 0) -> None:
     """Declare an attack; a ranged one first lets the target stay up (R06 prompt)."""
-    c.apply(find(c, ActionKind.ATTACK, target=target, index=weapon))
+    c.apply(find(c, ActionKind.ATTACK, target=target, arg=weapon))
     if c.decision is not None and c.decision.kind is DecisionKind.NIEDERWERFEN:
         c.apply(find(c, ActionKind.STAY_UP))
 
@@ -129,7 +129,7 @@ def test_a02_defence_costs_one_reaction_even_before_own_turn_and_r01_resets() ->
     c = duel([*INIT, 3, 4, 8, 9, 5, 5, 1, 1, 3, 3, *TAIL])
     attack(c)
     assert c.decision.kind is DecisionKind.DEFEND and c.decision.fighter == 1
-    c.apply(find(c, ActionKind.DEFEND, index=ASW))  # 17 > ASW 10: fails
+    c.apply(find(c, ActionKind.DEFEND, arg=ASW))  # 17 > ASW 10: fails
     used = [(u.fighter, u.kind.label, u.left, u.extra) for u in of(c, ev.ReactionUsed)]
     assert used == [(1, "Verteidigung", 2, False)] and c.fighters[1].reactions == 2
     for _ in range(4):  # Kira 20, Wache 12, Kira 10, Wache 2
@@ -188,11 +188,11 @@ def test_a03_defence_value_by_kind_of_attack(
         melee_defence=option,
     )
     if means == "hack":
-        c.apply(find(c, ActionKind.HACK, target=1, index=0))
+        c.apply(find(c, ActionKind.HACK, target=1, arg=0))
         c.apply(find(c, ActionKind.STAY_UP))
     else:
         attack(c)
-    offered = [CheckValue(a.index) for a in c.legal_actions() if a.kind is ActionKind.DEFEND]
+    offered = [CheckValue(a.arg) for a in c.legal_actions() if a.kind is ActionKind.DEFEND]
     assert offered == expected
 
 
@@ -201,7 +201,7 @@ def test_r02_ausweichen_is_reflexe_unless_given(ausweichen: int | None, value: i
     """R02, X21: ASW is Reflexe unless the stat block gives its own value."""
     c = duel([*INIT, 3, 4, 1, 2, *TAIL], t={"ausweichen": ausweichen})
     attack(c)
-    c.apply(find(c, ActionKind.DEFEND, index=ASW))
+    c.apply(find(c, ActionKind.DEFEND, arg=ASW))
     assert labelled(checks(c, 1)[0].parts) == (("Ausweichen", value),)
 
 
@@ -231,7 +231,7 @@ def test_a04_a05_defended_attacks(
         defended_hit_qs=DifferenceQS(x07),
     )
     attack(c)
-    c.apply(find(c, ActionKind.DEFEND, index=ASW))
+    c.apply(find(c, ActionKind.DEFEND, arg=ASW))
     if qs is None:
         assert of(c, ev.AttackDefended) and not of(c, ev.Hit) and c.fighters[1].lp == 100
     else:
@@ -372,7 +372,7 @@ def test_x09_defence_patzer(option: bool) -> None:
     defender down only under defence_patzer_niedergeworfen."""
     c = duel([*INIT, 3, 4, 6, 6, *TAIL], defence_patzer_niedergeworfen=option)
     attack(c)
-    c.apply(find(c, ActionKind.DEFEND, index=ASW))
+    c.apply(find(c, ActionKind.DEFEND, arg=ASW))
     assert of(c, ev.Hit)[-1].qs == 2
     assert c.fighters[1].has(Condition.NIEDERGEWORFEN) is option
 
@@ -454,9 +454,9 @@ def test_a08_waffe_blockiert_freed_by_action_and_check(weapon: WeaponSpec, skill
     attack(c)
     end_turn(c)  # Kira 20
     end_turn(c)  # Wache 12
-    kinds = {(a.kind, a.index) for a in c.legal_actions()}
+    kinds = {(a.kind, a.arg) for a in c.legal_actions()}
     assert (ActionKind.FREE_WEAPON, 0) in kinds and (ActionKind.ATTACK, 0) not in kinds
-    c.apply(find(c, ActionKind.FREE_WEAPON, index=0))
+    c.apply(find(c, ActionKind.FREE_WEAPON, arg=0))
     assert labelled(checks(c, 0)[-1].parts)[0][0] == skill
     assert c.fighters[0].jammed == 0 and c.fighters[0].weapon_usable(0)
 
@@ -491,7 +491,7 @@ def test_h11_zielen_qs_on_weakened_hit(option: bool, qs: int) -> None:
     c = shooter([*INIT, 4, 5, 3, 4, *TAIL], zielen_qs_on_weakened_hit=option)
     aim_then_wait(c)
     attack(c)
-    c.apply(find(c, ActionKind.DEFEND, index=ASW))
+    c.apply(find(c, ActionKind.DEFEND, arg=ASW))
     assert of(c, ev.Hit)[-1].qs == qs
 
 

@@ -92,12 +92,12 @@ def test_z01_angeschlagen_penalises_physical_not_mental() -> None:
     c = duel([3, 4, 1, 1])
     gain_condition(c, c.fighters[0], Condition.ANGESCHLAGEN)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert ("angeschlagen", -2) in labelled(last_check(c).parts)
     c2 = duel([3, 4, 1, 1])
     gain_condition(c2, c2.fighters[0], Condition.ANGESCHLAGEN)
     c2.refresh_legal()
-    c2.apply(find(c2, ActionKind.HACK, target=1, index=0))
+    c2.apply(find(c2, ActionKind.HACK, target=1, arg=0))
     stay_up(c2)
     assert ("angeschlagen", -2) not in labelled(last_check(c2).parts)
 
@@ -107,13 +107,13 @@ def test_z07_verwirrt_penalises_hacking_not_fernkampf() -> None:
     c = duel([3, 4, 1, 1])
     gain_condition(c, c.fighters[0], Condition.VERWIRRT)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.HACK, target=1, index=0))
+    c.apply(find(c, ActionKind.HACK, target=1, arg=0))
     stay_up(c)
     assert ("verwirrt", -2) in labelled(last_check(c).parts)
     c2 = duel([3, 4, 1, 1], runner={"weapons": (PISTOL,)})
     gain_condition(c2, c2.fighters[0], Condition.VERWIRRT)
     c2.refresh_legal()
-    c2.apply(find(c2, ActionKind.ATTACK, target=1, index=0))
+    c2.apply(find(c2, ActionKind.ATTACK, target=1, arg=0))
     stay_up(c2)
     assert ("verwirrt", -2) not in labelled(last_check(c2).parts)
 
@@ -123,7 +123,7 @@ def test_z04_entmutigt_minus_two_on_attacks_and_no_mumm() -> None:
     c = duel([3, 4, 1, 1], runner={"mumm": 3, "mumm_max": 3})
     gain_condition(c, c.fighters[0], Condition.ENTMUTIGT)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert c.decision is None or c.decision.kind is not DecisionKind.PRE_CHECK
     assert ("entmutigt", -2) in labelled(events_of(c, ev.CheckRolled)[0].parts)
 
@@ -133,7 +133,7 @@ def test_z05_niedergeworfen_minus_two_on_defence_and_aufstehen() -> None:
     c = duel([3, 4, 4, 4])  # Kira attacks (7); the Wache defends (8)
     gain_condition(c, c.fighters[1], Condition.NIEDERGEWORFEN)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.DEFEND))
     assert ("niedergeworfen", -2) in labelled(last_check(c).parts)
     c2 = duel([])
@@ -159,7 +159,7 @@ def test_z03_eingeschraenkt_halves_movement_and_reactions() -> None:
     assert max(bm.distance(c2.fighters[0].pos, x) for x in half) == 3
     gain_condition(c, c.fighters[1], Condition.EINGESCHRAENKT)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.DEFEND))
     assert ("eingeschränkt", -2) in labelled(last_check(c).parts)
 
@@ -217,7 +217,7 @@ def test_h12_shake_off_with_action_and_check(cond: Condition, skill: str) -> Non
     c = duel([2, 2])
     gain_condition(c, c.fighters[0], cond)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.SHAKE, index=int(cond)))
+    c.apply(find(c, ActionKind.SHAKE, arg=int(cond)))
     assert labelled(last_check(c).parts)[0][0] == skill
     assert not c.fighters[0].has(cond)
     assert not any(a.kind is ActionKind.ATTACK for a in c.legal_actions())

@@ -83,7 +83,7 @@ def fight(
 def shoot(
     c: Combat, *, prone: bool = False, kind: ActionKind = ActionKind.ATTACK, index: int = 0
 ) -> None:
-    c.apply(find(c, kind, target=1, index=index))
+    c.apply(find(c, kind, target=1, arg=index))
     if c.decision.kind is DecisionKind.NIEDERWERFEN:
         c.apply(find(c, ActionKind.DROP_PRONE if prone else ActionKind.STAY_UP))
 
@@ -269,7 +269,7 @@ def test_c05_the_covering_creature_may_defend() -> None:
     body = fighter("Kamerad", ausweichen=14)
     c = fight([*INIT3, 6, 7, 3, 6, 8, *TAIL], extra=((body, (3, 2)),))
     shoot(c)
-    c.apply(find(c, ActionKind.DEFEND, index=ASW))
+    c.apply(find(c, ActionKind.DEFEND, arg=ASW))
     assert of(c, ev.AttackDefended)[-1] == ev.AttackDefended(0, 2, 13, 14)
     assert c.fighters[2].reactions == 2 and not of(c, ev.Hit)
 
@@ -289,7 +289,7 @@ def test_c05_no_roll_outside_its_case(case: str) -> None:
     )
     shoot(c)
     if case == "defended":
-        c.apply(find(c, ActionKind.DEFEND, index=ASW))
+        c.apply(find(c, ActionKind.DEFEND, arg=ASW))
         assert of(c, ev.AttackDefended)
     assert not of(c, ev.AttackRedirected) and not of(c, ev.Hit)
     assert c.dice.used == len(c.fighters) * 2 + 2 + (2 if case == "defended" else 0)
@@ -300,7 +300,7 @@ def test_r06_prompt_before_the_roll_and_prone_without_cover() -> None:
     """R06/Z05: targeted by a shot the Wache may drop prone for a reaction, before the
     attack roll; without cover the shot gets −2 and her defence −2 (niedergeworfen)."""
     c = fight([*INIT, 3, 4, 1, 2, *TAIL])
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert c.decision.kind is DecisionKind.NIEDERWERFEN and c.decision.fighter == 1
     assert [a.kind for a in c.legal_actions()] == [ActionKind.DROP_PRONE, ActionKind.STAY_UP]
     assert not of(c, ev.CheckRolled)
@@ -308,7 +308,7 @@ def test_r06_prompt_before_the_roll_and_prone_without_cover() -> None:
     w = c.fighters[1]
     assert w.has(Condition.NIEDERGEWORFEN) and w.reactions == 2
     assert parts(c) == {"Fernkampf": 14, "niedergeworfen": -2}
-    c.apply(find(c, ActionKind.DEFEND, index=ASW))
+    c.apply(find(c, ActionKind.DEFEND, arg=ASW))
     assert parts(c, 1) == {"Ausweichen": 10, "niedergeworfen": -2}
 
 
@@ -367,7 +367,7 @@ def test_r06_x23_penalty_against_melee(option: bool, penalty: int) -> None:
     )
     shoot(c, prone=True)
     c.apply(find(c, ActionKind.END_TURN))  # Kira 20; Klinge acts at 16
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert c.decision.kind is DecisionKind.DEFEND
     assert parts(c, 2).get("niedergeworfen", 0) == penalty
 
@@ -375,6 +375,6 @@ def test_r06_x23_penalty_against_melee(option: bool, penalty: int) -> None:
 def test_r06_no_reaction_no_prompt() -> None:
     """R06: without a reaction left (Initiative 3) there is no Niederwerfen prompt."""
     c = fight([5, 5, 1, 3, 4, *TAIL], t={"reflexe": 2})
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert not any(d.kind is DecisionKind.NIEDERWERFEN for d in [c.decision])
     assert of(c, ev.CheckRolled) and not c.fighters[1].has(Condition.NIEDERGEWORFEN)

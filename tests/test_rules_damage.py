@@ -40,7 +40,7 @@ def strike(
         **options,
     )
     c = scripted(game, [*init_dice(game), *attack, *damage, *(tail or [])])
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     if c.decision is not None and c.decision.kind is DecisionKind.DEFEND:
         c.apply(find(c, ActionKind.NO_DEFENCE))
     return c
@@ -170,7 +170,7 @@ def test_d08_dying_check_at_round_end(dice: tuple[int, ...], expect: str) -> Non
     )
     # attack 5+6 = 11 → QS 3; damage 10 + 10 + 7 = 27 → 22 − 27 = −5
     c = scripted(game, init_dice(game) + [5, 6, 9, 9, 6, *dice] + [1] * 12)
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     t = c.fighters[1]
     assert t.lp == 22 - 27 and t.has(Condition.STERBEND), lines(c)
@@ -196,7 +196,7 @@ def test_d08_dying_loss_can_kill() -> None:
         ]
     )
     c = scripted(game, init_dice(game) + [5, 6, 9, 9, 6, 6, 5, 7] + [1] * 12)
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     while c.round == 1:
         c.apply(find(c, ActionKind.END_TURN))
@@ -223,14 +223,14 @@ def test_z06_x29_damage_while_dying_adds_1w10_direct() -> None:
         3,
     ]  # second hit QS 1: 1 + 1 = 2, then Z06's W10 = 3
     c = scripted(game, dice + [1] * 20)
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert c.fighters[1].lp == 0
     # second attack on the downed target in the next step (Angreifer acts again at step 5)
     while not any(a.kind is ActionKind.ATTACK and a.target == 1 for a in c.legal_actions()):
         c.apply(find(c, ActionKind.END_TURN))
     assert c.round == 1
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     lps = events_of(c, ev.LPChanged)
     # QS 1 hit: 1 + 1 = 2 damage plus the Z06 die (3) → 0 − 5
     assert lps[-1].before == 0 and lps[-1].after == -5, lines(c)[-8:]

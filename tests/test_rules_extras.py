@@ -49,7 +49,7 @@ def test_p03_x14_declared_actionbonus_once_per_round() -> None:
         actionbonus=ActionBonusMode.DECLARED_ONCE_PER_ROUND,
     )
     c = scripted(game, init_dice(game) + [6, 7] + [5] * 60)
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
     c.apply(find(c, ActionKind.PRE_ACTIONBONUS))
     check = events_of(c, ev.CheckRolled)[-1]

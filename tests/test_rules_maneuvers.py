@@ -69,14 +69,14 @@ def setup(
 
 
 def maneuver(c: Combat, m: Maneuver, target: int = 1, defend: bool = False) -> None:
-    c.apply(find(c, ActionKind.MANEUVER, target=target, index=int(m)))
+    c.apply(find(c, ActionKind.MANEUVER, target=target, arg=int(m)))
     if c.decision.kind is DecisionKind.DEFEND:
-        c.apply(find(c, ActionKind.DEFEND, index=KK) if defend else c.legal_actions()[-1])
+        c.apply(find(c, ActionKind.DEFEND, arg=KK) if defend else c.legal_actions()[-1])
 
 
 def offered(c: Combat, m: Maneuver, target: int = 1) -> bool:
     return any(
-        a.kind is ActionKind.MANEUVER and a.target == target and a.index == m
+        a.kind is ActionKind.MANEUVER and a.target == target and a.arg == m
         for a in c.legal_actions()
     )
 
@@ -96,11 +96,11 @@ def test_k_rolled_and_defended_with_kampfkunst(m: Maneuver, modifier: int) -> No
     """K01–K05, A03, X22: Kampfkunst (−2 for Entwaffnen and Mitzerren); the target
     defends with Kampfkunst only, for one reaction; a won defence stops the effect."""
     c = setup([*INIT, 3, 4, 4, 5, *TAIL])
-    c.apply(find(c, ActionKind.MANEUVER, target=1, index=int(m)))
+    c.apply(find(c, ActionKind.MANEUVER, target=1, arg=int(m)))
     expected = {"Kampfkunst": 14, m.label: modifier} if modifier else {"Kampfkunst": 14}
     assert parts(c, 0) == expected
-    assert [a.index for a in c.legal_actions() if a.kind is ActionKind.DEFEND] == [KK]
-    c.apply(find(c, ActionKind.DEFEND, index=KK))  # 9 beats 7
+    assert [a.arg for a in c.legal_actions() if a.kind is ActionKind.DEFEND] == [KK]
+    c.apply(find(c, ActionKind.DEFEND, arg=KK))  # 9 beats 7
     assert parts(c, 1) == {"Kampfkunst": 10} and c.fighters[1].reactions == 2
     w = c.fighters[1]
     assert of(c, ev.AttackDefended) and w.conditions == 0 and not w.disarmed
@@ -133,7 +133,7 @@ def test_k02_festgesetzt_is_benommen_and_cannot_defend() -> None:
     maneuver(c, Maneuver.FESTSETZEN)
     c.apply(find(c, ActionKind.END_TURN))  # Kira 20; the Wache's turn 12 is forced
     assert [e.purpose for e in of(c, ev.CheckRolled)][-1] == "Mumm-Probe (benommen)"
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))  # Kira 10, fists
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))  # Kira 10, fists
     assert c.decision.kind is DecisionKind.TURN and of(c, ev.Hit)[-1].target == 1
 
 
@@ -153,7 +153,7 @@ def test_k01_disarmed_nsc_gets_minus_2_on_attack_and_damage() -> None:
     maneuver(c, Maneuver.ENTWAFFNEN)
     assert c.fighters[1].disarmed and not offered(c, Maneuver.ENTWAFFNEN)
     c.apply(find(c, ActionKind.END_TURN))
-    c.apply(find(c, ActionKind.ATTACK, target=0, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=0, arg=0))
     assert parts(c, 1) == {"Kampfkunst": 10, "entwaffnet": -2}
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert of(c, ev.DamageRolled)[-1].total == 5 + 1 - 2 and c.fighters[0].lp == 26
@@ -172,7 +172,7 @@ def test_k01_disarmed_runner_drops_the_weapon() -> None:
     kira = c.fighters[1]
     assert kira.drawn == -1 and kira.dropped == 1 and not kira.disarmed
     c.apply(find(c, ActionKind.END_TURN))
-    kinds = {(a.kind, a.index) for a in c.legal_actions()}
+    kinds = {(a.kind, a.arg) for a in c.legal_actions()}
     assert (ActionKind.ATTACK, 0) not in kinds and (ActionKind.PICK_UP, 0) in kinds
 
 
@@ -262,13 +262,13 @@ def test_r04_moving_past_provokes_a_blockadeangriff() -> None:
     c.apply(find(c, ActionKind.MOVE, cell=cell(c, 8, 1)))
     d = c.decision
     assert (d.kind, d.fighter, d.payload.mover) == (DecisionKind.BLOCKADE, 1, 0)
-    assert [(a.kind, a.index) for a in c.legal_actions()] == [
+    assert [(a.kind, a.arg) for a in c.legal_actions()] == [
         (ActionKind.BLOCKADE_ATTACK, 0),
         (ActionKind.BLOCKADE_ATTACK, 1),
         (ActionKind.LET_PASS, -1),
     ]
     assert xy(c, 0)[0] == 4  # stopped on the step into the Wache's reach past her
-    c.apply(find(c, ActionKind.BLOCKADE_ATTACK, index=0))
+    c.apply(find(c, ActionKind.BLOCKADE_ATTACK, arg=0))
     assert of(c, ev.AttackDeclared)[-1].mode is AttackMode.BLOCKADE
     assert c.fighters[1].reactions == 2
     c.apply(find(c, ActionKind.NO_DEFENCE))
@@ -284,7 +284,7 @@ def test_r04_one_blockadeangriff_per_pass() -> None:
     she still has reactions left for the next step inside her reach."""
     c = corridor([*INIT, 9, 8, *TAIL], (2, 1))  # the first attack misses (17)
     c.apply(find(c, ActionKind.MOVE, cell=cell(c, 8, 1)))
-    c.apply(find(c, ActionKind.BLOCKADE_ATTACK, index=0))
+    c.apply(find(c, ActionKind.BLOCKADE_ATTACK, arg=0))
     assert c.decision.kind is DecisionKind.TURN and xy(c, 0) == (8, 1)
     assert len([e for e in of(c, ev.AttackDeclared) if e.mode is AttackMode.BLOCKADE]) == 1
 
@@ -336,7 +336,7 @@ def test_a08_fehltritt_can_provoke_a_blockadeangriff(
         k={"kampfkunst": 10, "weapons": (KNIFE,)},
         forced_movement_blockade=option,
     )
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert c.fighters[0].has(Condition.EINGESCHRAENKT)
     assert (c.decision.kind is DecisionKind.BLOCKADE) is provoked
     while c.decision.kind is DecisionKind.BLOCKADE:

@@ -65,7 +65,7 @@ def test_h01_an_attack_is_the_handlung() -> None:
         ]
     )
     c = scripted(game, init_dice(game) + [8, 9] + [5] * 40)  # a miss
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     kinds = {a.kind for a in c.legal_actions()}
     assert ActionKind.ATTACK not in kinds and ActionKind.MOVE in kinds
 
@@ -81,11 +81,11 @@ def test_h10_a_hack_is_defended_with_the_firewall_and_deals_direct_damage() -> N
         ]
     )
     c = scripted(game, init_dice(game) + [3, 4, 6, 6, 7, 5] + [5] * 40)
-    c.apply(find(c, ActionKind.HACK, target=1, index=0))
+    c.apply(find(c, ActionKind.HACK, target=1, arg=0))
     c.apply(find(c, ActionKind.STAY_UP))
     assert c.decision is not None and c.decision.kind is DecisionKind.DEFEND
     defend = find(c, ActionKind.DEFEND)
-    assert defend.index == int(CheckValue.FIREWALL)
+    assert defend.arg == int(CheckValue.FIREWALL)
     c.apply(defend)
     firewall = events_of(c, ev.CheckRolled)[-1]
     assert labelled(firewall.parts)[0] == ("Firewall", 9) and not firewall.success  # 12 > 9

@@ -188,7 +188,7 @@ def test_r05_catching_a_fall_outside_ones_turn() -> None:
     )
     # Wegstossen roll 3+4 = 7 (no defence), the catch 2+3 = 5 → QS 1 → 2 − 1 = 1 die (4).
     c = scripted(game, init_dice(game) + [3, 4, 2, 3, 4] + [5] * 40)
-    c.apply(find(c, ActionKind.MANEUVER, target=1, index=4))
+    c.apply(find(c, ActionKind.MANEUVER, target=1, arg=4))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert c.decision is not None and c.decision.kind is DecisionKind.STURZ
     c.apply(find(c, ActionKind.CATCH_FALL))

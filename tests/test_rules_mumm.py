@@ -51,7 +51,7 @@ def spent(c: Combat) -> list[str]:
 
 
 def attack(c: Combat) -> None:
-    c.apply(find(c, ActionKind.ATTACK, target=1, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
 
 
 def test_m02_probe_verbessern_adds_two_before_the_roll() -> None:
@@ -201,9 +201,9 @@ def test_m08_zustand_abschuetteln_not_sterbend() -> None:
     gain_condition(c, f, Condition.VERWIRRT)
     f.conditions |= 1 << Condition.STERBEND
     c.refresh_legal()
-    shakes = {a.index for a in c.legal_actions() if a.kind is ActionKind.MUMM_SHAKE}
+    shakes = {a.arg for a in c.legal_actions() if a.kind is ActionKind.MUMM_SHAKE}
     assert int(Condition.VERWIRRT) in shakes and int(Condition.STERBEND) not in shakes
-    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.VERWIRRT)))
+    c.apply(find(c, ActionKind.MUMM_SHAKE, arg=int(Condition.VERWIRRT)))
     assert not f.has(Condition.VERWIRRT) and f.mumm == 3
     assert any(a.kind is ActionKind.ATTACK for a in c.legal_actions()), "M08 is no Handlung"
 
@@ -215,7 +215,7 @@ def test_m08_shaking_benommen_lets_the_fighter_act() -> None:
     c.fighters[1].mumm_max = 2
     c.apply(find(c, ActionKind.END_TURN))
     # The Wache's turn: shake benommen with Mumm instead of the Mumm-Probe.
-    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.BENOMMEN)))
+    c.apply(find(c, ActionKind.MUMM_SHAKE, arg=int(Condition.BENOMMEN)))
     assert any(a.kind is ActionKind.ATTACK for a in c.legal_actions()), lines(c)[-3:]
 
 
@@ -247,7 +247,7 @@ def decline_until(c: Combat, fighter: int) -> None:
 
 
 def shakes_of(c: Combat) -> set[int]:
-    return {a.index for a in c.legal_actions() if a.kind is ActionKind.MUMM_SHAKE}
+    return {a.arg for a in c.legal_actions() if a.kind is ActionKind.MUMM_SHAKE}
 
 
 @pytest.mark.parametrize("shake", [True, False])
@@ -261,10 +261,10 @@ def test_m08_before_the_defence_roll_takes_the_malus_off(shake: bool) -> None:
     decline_until(c, 1)
     assert c.decision is not None and c.decision.kind is DecisionKind.DEFEND
     assert shakes_of(c) == {int(Condition.NIEDERGEWORFEN)}
-    c.apply(find(c, ActionKind.DEFEND, index=int(CheckValue.AUSWEICHEN)))
+    c.apply(find(c, ActionKind.DEFEND, arg=int(CheckValue.AUSWEICHEN)))
     assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
     if shake:
-        c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.NIEDERGEWORFEN)))
+        c.apply(find(c, ActionKind.MUMM_SHAKE, arg=int(Condition.NIEDERGEWORFEN)))
         assert c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK
         assert c.decision.fighter == 1 and not shakes_of(c) and w.mumm == 2
     c.apply(find(c, ActionKind.PRE_NONE))
@@ -291,7 +291,7 @@ def test_m08_a_benommen_defender_may_shake_it_off_and_defend(timing: ShakeTiming
         return
     assert c.decision is not None and c.decision.kind is DecisionKind.DEFEND
     assert {a.kind for a in c.legal_actions()} == {ActionKind.MUMM_SHAKE, ActionKind.NO_DEFENCE}
-    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.BENOMMEN)))
+    c.apply(find(c, ActionKind.MUMM_SHAKE, arg=int(Condition.BENOMMEN)))
     assert not w.has(Condition.BENOMMEN) and w.mumm == 0
     assert c.decision is not None and c.decision.kind is DecisionKind.DEFEND
     defend = [a for a in c.legal_actions() if a.kind is ActionKind.DEFEND]
@@ -307,7 +307,7 @@ def test_m08_a_choice_left_alone_after_the_shake_is_taken() -> None:
     attack(c)
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert c.decision is not None and c.decision.kind is DecisionKind.DAMAGE
-    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.ANGESCHLAGEN)))
+    c.apply(find(c, ActionKind.MUMM_SHAKE, arg=int(Condition.ANGESCHLAGEN)))
     assert w.mumm == 0 and not w.has(Condition.ANGESCHLAGEN)
     assert not any(isinstance(e, ev.DamageHalved) for e in c.events)
     assert w.lp < 40 and c.decision is not None and c.decision.kind is DecisionKind.TURN
@@ -327,7 +327,7 @@ def test_m08_doctrines_shake_benommen_off_to_defend(doctrine: str) -> None:
     attack(c)
     decline_until(c, 1)
     choice = make_agent(doctrine).act(DecisionView(c), c.legal_actions(), random.Random(0))
-    assert choice == find(c, ActionKind.MUMM_SHAKE, index=int(Condition.BENOMMEN))
+    assert choice == find(c, ActionKind.MUMM_SHAKE, arg=int(Condition.BENOMMEN))
 
 
 def test_m08_shaking_my_condition_keeps_the_prone_targets_malus() -> None:
@@ -339,7 +339,7 @@ def test_m08_shaking_my_condition_keeps_the_prone_targets_malus() -> None:
     wache.prone_bonus = True
     c.refresh_legal()
     attack(c)
-    c.apply(find(c, ActionKind.MUMM_SHAKE, index=int(Condition.ANGESCHLAGEN)))
+    c.apply(find(c, ActionKind.MUMM_SHAKE, arg=int(Condition.ANGESCHLAGEN)))
     c.apply(find(c, ActionKind.PRE_NONE))
     rolled = checks(c)[-1]
     assert dict(labelled(rolled.parts)).get("niedergeworfen") == -2 and "angeschlagen" not in dict(

@@ -114,7 +114,7 @@ def test_h04_doors_open_sight_and_weapons_are_drawn() -> None:
     assert c.opaque[c.bm.index(4, 1)] == 0
     # Kira's next turn: draw the pistol (an Interagieren), the shot must wait.
     next_turn_of(c, 0)
-    c.apply(find(c, ActionKind.DRAW, index=1))
+    c.apply(find(c, ActionKind.DRAW, arg=1))
     assert c.fighters[0].drawn == 1
     assert not any(a.kind is ActionKind.ATTACK for a in c.legal_actions())
 
@@ -127,11 +127,11 @@ def test_h05_reload_with_nachladen_two() -> None:
     c = solo([], weapons=(gun,), enemy_at=(5, 1))
     c.fighters[0].ammo[0] = 0
     c.refresh_legal()
-    assert not any(a.kind is ActionKind.ATTACK and a.index == 0 for a in c.legal_actions())
-    c.apply(find(c, ActionKind.RELOAD, index=0))
+    assert not any(a.kind is ActionKind.ATTACK and a.arg == 0 for a in c.legal_actions())
+    c.apply(find(c, ActionKind.RELOAD, arg=0))
     assert c.fighters[0].ammo[0] == 0 and c.fighters[0].reload_progress[0] == 1
     next_turn_of(c, 0)
-    c.apply(find(c, ActionKind.RELOAD, index=0))
+    c.apply(find(c, ActionKind.RELOAD, arg=0))
     assert c.fighters[0].ammo[0] == 2
 
 
@@ -141,27 +141,27 @@ def test_h03_upload_before_a_big_hack() -> None:
     c = solo([], hacks=(big,), hacking=14, enemy_at=(5, 1))
     assert not any(a.kind is ActionKind.HACK for a in c.legal_actions())
     for _ in range(2):
-        c.apply(find(c, ActionKind.UPLOAD, index=0))
+        c.apply(find(c, ActionKind.UPLOAD, arg=0))
         next_turn_of(c, 0)
-    c.apply(find(c, ActionKind.HACK, target=1, index=0))
+    c.apply(find(c, ActionKind.HACK, target=1, arg=0))
     assert c.fighters[0].upload_progress[0] == 0
 
 
 def test_h06_x46_rucksack_needs_operations() -> None:
     stim = ItemSpec("Stim", ItemKind.STIM, condition=Condition.ANGESCHLAGEN)
     c = solo([3, 3], backpack=(stim,))
-    c.apply(find(c, ActionKind.RUCKSACK, index=0))
+    c.apply(find(c, ActionKind.RUCKSACK, arg=0))
     assert c.fighters[0].items == [stim] and c.fighters[0].backpack == []
     assert labelled(events_of(c, ev.CheckRolled)[-1].parts)[0] == ("Operations", 10)
     failed = solo([9, 8], backpack=(stim,))
-    failed.apply(find(failed, ActionKind.RUCKSACK, index=0))
+    failed.apply(find(failed, ActionKind.RUCKSACK, arg=0))
     assert failed.fighters[0].backpack == [stim], "X46: a failure only wastes the action"
     lost = solo(
         [9, 8],
         backpack=(stim,),
         options=failed.options.__class__(rucksack_failure=RucksackFailure.ITEM_LOST),
     )
-    lost.apply(find(lost, ActionKind.RUCKSACK, index=0))
+    lost.apply(find(lost, ActionKind.RUCKSACK, arg=0))
     assert lost.fighters[0].backpack == []
 
 
@@ -172,10 +172,10 @@ def test_h04_medikament_and_h09_cyberware() -> None:
     assert not any(a.kind is ActionKind.USE_ITEM for a in c.legal_actions()), "full LP"
     c.fighters[0].lp = 20
     c.refresh_legal()
-    c.apply(find(c, ActionKind.USE_ITEM, index=0))
+    c.apply(find(c, ActionKind.USE_ITEM, arg=0))
     assert c.fighters[0].lp == 26 and c.fighters[0].items == []
     next_turn_of(c, 0)
-    c.apply(find(c, ActionKind.CYBERWARE, index=0))
+    c.apply(find(c, ActionKind.CYBERWARE, arg=0))
     assert c.fighters[0].armour_bonus == 2 and c.fighters[0].cyber_uses == [0]
 
 
@@ -210,7 +210,7 @@ def test_p08_x41_helfen_gives_the_best_qs_as_bonus() -> None:
     c.apply(find(c, ActionKind.HELFEN, target=1))  # Fernkampf 12: 8 → QS 2
     assert c.fighters[1].help_bonus == 2
     next_turn_of(c, 1)
-    c.apply(find(c, ActionKind.ATTACK, target=2, index=0))
+    c.apply(find(c, ActionKind.ATTACK, target=2, arg=0))
     if c.decision is not None and c.decision.kind is DecisionKind.NIEDERWERFEN:
         c.apply(find(c, ActionKind.STAY_UP))
     assert ("Hilfe", 2) in labelled(events_of(c, ev.CheckRolled)[-1].parts), lines(c)[-4:]

@@ -26,11 +26,11 @@ def test_d05_d07_further_damage_after_a_non_lethal_knockout_makes_sterbend() -> 
         ]
     )
     c = scripted(game, init_dice(game) + [3, 4, 9, 9, 3, 4, 1, 1] + [5] * 40)
-    c.apply(find(c, ActionKind.ATTACK, target=2, index=0))  # taser: 0 LP, bewusstlos
+    c.apply(find(c, ActionKind.ATTACK, target=2, arg=0))  # taser: 0 LP, bewusstlos
     c.apply(find(c, ActionKind.NO_DEFENCE)) if c.decision.kind is DecisionKind.DEFEND else None
     while c.current_fighter() != 1:
         c.apply(find(c, ActionKind.END_TURN))
-    c.apply(find(c, ActionKind.ATTACK, target=2, index=0))  # blade: 4 lethal damage
+    c.apply(find(c, ActionKind.ATTACK, target=2, arg=0))  # blade: 4 lethal damage
     t = c.fighters[2]
     assert t.lp == -4
     assert t.has(Condition.STERBEND)  # FAILS on current code
@@ -49,7 +49,7 @@ def test_z03_eingeschraenkt_minus_two_on_sturz_abfangen() -> None:
     c = scripted(game, init_dice(game) + [3, 4, 2, 3, 4] + [5] * 40)
     gain_condition(c, c.fighters[1], Condition.EINGESCHRAENKT)
     c.refresh_legal()
-    c.apply(find(c, ActionKind.MANEUVER, target=1, index=4))
+    c.apply(find(c, ActionKind.MANEUVER, target=1, arg=4))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     c.apply(find(c, ActionKind.CATCH_FALL))
     assert ("eingeschränkt", -2) in labelled(events_of(c, ev.CheckRolled)[-1].parts)  # FAILS

@@ -71,25 +71,25 @@ def test_every_legal_action_has_no_reason() -> None:
 
 
 def test_out_of_range_names_the_distance_and_the_reach() -> None:
-    reason = refused(setup(), Action(K.ATTACK, 0, 1, index=0))  # the knife, 3 m away
+    reason = refused(setup(), Action(K.ATTACK, 0, 1, arg=0))  # the knife, 3 m away
     assert reason == "Angriff on Wache: out of range: 3 m away, Messer reaches 1 m"
 
 
 def test_no_line_of_sight() -> None:
     rows = ["..........", "..........", "..#.......", "..........", ".........."]
     c = setup(kira={"weapons": (SPEAR,)}, at=(3, 2), rows=rows)  # a wall between, reach 2
-    assert refused(c, Action(K.ATTACK, 0, 1, index=0)).endswith("no line of sight")
+    assert refused(c, Action(K.ATTACK, 0, 1, arg=0)).endswith("no line of sight")
 
 
 def test_full_cover() -> None:
     rows = ["..........", "..........", "....#.....", "..........", ".........."]
     c = setup(kira={"weapons": (PISTOL,)}, at=(5, 2), rows=rows)
-    assert refused(c, Action(K.ATTACK, 0, 1, index=0)).endswith("full cover (C01)")
+    assert refused(c, Action(K.ATTACK, 0, 1, arg=0)).endswith("full cover (C01)")
     assert refused(c, Action(K.ZIELEN, 0, 1)).endswith("full cover (C01)")
 
 
 def test_a_weapon_not_drawn() -> None:
-    reason = refused(setup(at=(2, 2)), Action(K.ATTACK, 0, 1, index=1))  # the pistol
+    reason = refused(setup(at=(2, 2)), Action(K.ATTACK, 0, 1, arg=1))  # the pistol
     assert reason.endswith("the weapon is not drawn (H04)")
 
 
@@ -126,7 +126,7 @@ def test_not_this_fighters_decision() -> None:
 
 
 def test_wrong_decision_kind() -> None:
-    reason = refused(setup(), Action(K.DEFEND, 0, 1, index=int(CheckValue.AUSWEICHEN)))
+    reason = refused(setup(), Action(K.DEFEND, 0, 1, arg=int(CheckValue.AUSWEICHEN)))
     assert reason == "a DEFEND answers a DEFEND decision, but the pending decision is TURN (Zug)"
 
 
@@ -136,7 +136,7 @@ def test_the_handlung_is_used_and_m07_is_not_affordable() -> None:
         "the Handlung is not used yet: M07 adds one after it"
     )
     c.apply(Action(K.SPRINT, 0))
-    assert refused(c, Action(K.SHAKE, 0, index=0)) == "the turn's Handlung is used (H00)"
+    assert refused(c, Action(K.SHAKE, 0, arg=0)) == "the turn's Handlung is used (H00)"
     assert refused(c, Action(K.MUMM_EXTRA_ACTION, 0)) == (
         "Zusätzliche Aktion (ZUSAETZLICHE_AKTION) is not affordable: not enough Mumm: "
         "it costs 2, Kira has 1"
@@ -155,7 +155,7 @@ def test_entmutigt_cannot_spend_mumm() -> None:
 
 def test_a_manoeuvre_on_a_larger_target() -> None:
     c = setup(at=(2, 2), wache={"size": Size.RIESIG})
-    assert refused(c, Action(K.MANEUVER, 0, 1, index=int(Maneuver.UMREISSEN))) == (
+    assert refused(c, Action(K.MANEUVER, 0, 1, arg=int(Maneuver.UMREISSEN))) == (
         "Kampfmanöver on Wache: Umreissen (K04): the target is larger than the attacker"
     )
 
@@ -171,7 +171,7 @@ def test_restricted_play_names_the_tactic() -> None:
 def _defence_prompt(wache: dict[str, Any]) -> Combat:
     """Kira stabs the adjacent Wache (2+1: a success); the Wache is asked to defend."""
     c = setup(at=(2, 2), wache=wache, dice=[2, 1] + [5] * 40, nsc_mumm=True)
-    c.apply(Action(K.ATTACK, 0, 1, index=0))
+    c.apply(Action(K.ATTACK, 0, 1, arg=0))
     while c.decision is not None and c.decision.kind is not DecisionKind.DEFEND:
         c.apply(decline_prompts(c) or c.legal_actions()[-1])
     assert c.decision is not None and c.decision.fighter == 1
@@ -182,7 +182,7 @@ def test_no_reactions_left() -> None:
     c = _defence_prompt({"mumm": 2, "mumm_max": 2, "reflexe": 1})
     c.fighters[1].reactions = 0
     c.refresh_legal()
-    defend = Action(K.DEFEND, 1, 0, index=int(CheckValue.AUSWEICHEN))
+    defend = Action(K.DEFEND, 1, 0, arg=int(CheckValue.AUSWEICHEN))
     assert refused(c, defend) == (
         "cannot pay the reaction with one of the round's reactions: "
         "no reactions left this round (R01)"
@@ -192,7 +192,7 @@ def test_no_reactions_left() -> None:
 def test_mumm_pays_only_for_an_extra_reaction() -> None:
     c = _defence_prompt({"mumm": 2, "mumm_max": 2})
     assert c.fighters[1].reactions > 0
-    defend = Action(K.DEFEND, 1, 0, index=int(CheckValue.AUSWEICHEN), mumm=1)
+    defend = Action(K.DEFEND, 1, 0, arg=int(CheckValue.AUSWEICHEN), mumm=1)
     assert refused(c, defend) == (
         "cannot pay the reaction with Mumm (M05): a reaction is left: Mumm (M05) pays only "
         "for one more"
@@ -201,7 +201,7 @@ def test_mumm_pays_only_for_an_extra_reaction() -> None:
 
 def test_a_defence_value_the_attack_is_not_met_with() -> None:
     c = _defence_prompt({})
-    defend = Action(K.DEFEND, 1, 0, index=int(CheckValue.FIREWALL))
+    defend = Action(K.DEFEND, 1, 0, arg=int(CheckValue.FIREWALL))
     assert refused(c, defend) == (
         "this attack is not defended with that value; it is met with Ausweichen (A03)"
     )
@@ -230,7 +230,7 @@ def _perturbed(rng: random.Random, a: Action, c: Combat) -> Action:
     if field == "cell":
         return a._replace(cell=rng.randrange(-1, c.bm.size + 2))
     if field == "index":
-        return a._replace(index=rng.randrange(-1, 8))
+        return a._replace(arg=rng.randrange(-1, 8))
     return a._replace(mumm=1 - a.mumm)
 
 

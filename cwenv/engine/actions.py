@@ -7,8 +7,10 @@ legal-action list can be searched, masked and replayed.
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import TYPE_CHECKING, NamedTuple
+
+from cwenv.model.types import CheckValue, Condition, Maneuver
 
 if TYPE_CHECKING:
     from cwenv.engine.payloads import Payload
@@ -53,28 +55,28 @@ class ActionKind(IntEnum):
     # -- the turn (H00–H12, M07, M08) -----------------------------------------------------
     END_TURN = 0
     MOVE = 1  # cell
-    ATTACK = 2  # target, index = weapon
-    MANEUVER = 3  # target, index = Maneuver
+    ATTACK = 2  # target, arg = weapon
+    MANEUVER = 3  # target, arg = Maneuver
     ZIELEN = 4  # target
     SPRINT = 5
     AUFSTEHEN = 6
-    UPLOAD = 7  # index = hack
-    HACK = 8  # target, index = hack
+    UPLOAD = 7  # arg = hack
+    HACK = 8  # target, arg = hack
     DOOR = 9  # cell
-    DRAW = 10  # index = weapon
-    PICK_UP = 11  # cell, index = weapon
-    USE_ITEM = 12  # index = item slot in hand
-    RELOAD = 13  # index = weapon
-    RUCKSACK = 14  # index = backpack slot
+    DRAW = 10  # arg = weapon
+    PICK_UP = 11  # cell, arg = weapon
+    USE_ITEM = 12  # arg = item slot in hand
+    RELOAD = 13  # arg = weapon
+    RUCKSACK = 14  # arg = backpack slot
     SCHWIERIG = 15  # cell: a Schwierige Bewegung
-    CYBERWARE = 16  # index = cyberware
-    SHAKE = 17  # index = Condition, with a check (H12)
+    CYBERWARE = 16  # arg = cyberware
+    SHAKE = 17  # arg = Condition, with a check (H12)
     STABILISE = 18  # target (D09)
     HELFEN = 19  # target = ally (P08)
-    FREE_WEAPON = 20  # index = weapon (A08 Waffe blockiert)
+    FREE_WEAPON = 20  # arg = weapon (A08 Waffe blockiert)
     MUMM_PROBE = 21  # the forced action while benommen (Z02)
     MUMM_EXTRA_ACTION = 22  # M07
-    MUMM_SHAKE = 23  # M08, index = Condition
+    MUMM_SHAKE = 23  # M08, arg = Condition
     # -- order ------------------------------------------------------------------------
     CHOOSE_ACTOR = 24  # target = fighter
     # -- prompts --------------------------------------------------------------------------
@@ -86,11 +88,11 @@ class ActionKind(IntEnum):
     POST_AVERT = 30  # M01
     KEEP_FIRST = 31
     KEEP_SECOND = 32
-    DEFEND = 33  # index = CheckValue, mumm = 1 for M05
+    DEFEND = 33  # arg = CheckValue, mumm = 1 for M05
     NO_DEFENCE = 34
     DROP_PRONE = 35  # mumm = 1 for M05
     STAY_UP = 36
-    BLOCKADE_ATTACK = 37  # target = mover, index = weapon, mumm = 1 for M05
+    BLOCKADE_ATTACK = 37  # target = mover, arg = weapon, mumm = 1 for M05
     LET_PASS = 38
     CATCH_FALL = 39  # mumm = 1 for M05
     NO_CATCH = 40
@@ -224,15 +226,114 @@ DECISIONS_OF: dict[ActionKind, frozenset[DecisionKind]] = {
 choice; M08 answers the turn and, under X38 'sofort', every prompt but ORDER."""
 
 
+class ArgKind(Enum):
+    """What an action's ``arg`` names. Each kind of action gives it at most one meaning
+    (:data:`ARG_OF`), read through the accessor of that name (``action.weapon``,
+    ``action.condition`` …), which refuses a kind whose ``arg`` means something else."""
+
+    NONE = "none"
+    WEAPON = "weapon"  # the actor's weapon slot
+    MANEUVER = "maneuver"  # a Maneuver (K01–K05)
+    HACK = "hack"  # the actor's hack slot
+    ITEM = "item"  # the item slot in hand
+    BACKPACK = "backpack"  # the backpack slot (H06)
+    CYBERWARE = "cyberware"  # the actor's cyberware slot
+    CONDITION = "condition"  # a Condition (H12, M08)
+    SKILL = "skill"  # the CheckValue a defence is rolled with (A03)
+
+
+_A = ArgKind
+_ARG_KINDS = {
+    _A.WEAPON: (
+        ActionKind.ATTACK,
+        ActionKind.DRAW,
+        ActionKind.PICK_UP,
+        ActionKind.RELOAD,
+        ActionKind.FREE_WEAPON,
+        ActionKind.BLOCKADE_ATTACK,
+    ),
+    _A.MANEUVER: (ActionKind.MANEUVER,),
+    _A.HACK: (ActionKind.UPLOAD, ActionKind.HACK),
+    _A.ITEM: (ActionKind.USE_ITEM,),
+    _A.BACKPACK: (ActionKind.RUCKSACK,),
+    _A.CYBERWARE: (ActionKind.CYBERWARE,),
+    _A.CONDITION: (ActionKind.SHAKE, ActionKind.MUMM_SHAKE),
+    _A.SKILL: (ActionKind.DEFEND,),
+}
+ARG_OF: dict[ActionKind, ArgKind] = {
+    kind: next((arg for arg, kinds in _ARG_KINDS.items() if kind in kinds), _A.NONE)
+    for kind in ActionKind
+}
+"""The one meaning of ``Action.arg`` for each kind of action (NONE: it stays −1)."""
+
+
+class ActionArgError(ValueError):
+    """An accessor asked an action for an ``arg`` its kind does not carry."""
+
+
 class Action(NamedTuple):
-    """One choice. Unused fields are −1 (0 for ``mumm``)."""
+    """One choice. Unused fields are −1 (0 for ``mumm``).
+
+    ``arg`` is the one thing besides target and cell a choice names; what it names depends
+    on the kind (:data:`ARG_OF`: a weapon slot, a :class:`Maneuver`, a hack slot, an item
+    or backpack or cyberware slot, a :class:`Condition`, a defence's :class:`CheckValue`).
+    Code reads it through the accessor of its meaning, which checks the kind.
+    """
 
     kind: ActionKind
     actor: int
     target: int = -1
     cell: int = -1
-    index: int = -1  # type: ignore[assignment]  # shadows tuple.index(), never called
+    arg: int = -1
     mumm: int = 0
+
+    def _arg(self, meaning: ArgKind) -> int:
+        if ARG_OF[self.kind] is not meaning:
+            raise ActionArgError(
+                f"{self.kind.name} carries no {meaning.value} "
+                f"(its arg is {ARG_OF[self.kind].value})"
+            )
+        return self.arg
+
+    @property
+    def weapon(self) -> int:
+        """The actor's weapon slot (ATTACK, DRAW, PICK_UP, RELOAD, FREE_WEAPON, BLOCKADE)."""
+        return self._arg(_A.WEAPON)
+
+    @property
+    def maneuver(self) -> Maneuver:
+        """The Kampfmanöver of a MANEUVER action (K01–K05)."""
+        return Maneuver(self._arg(_A.MANEUVER))
+
+    @property
+    def hack(self) -> int:
+        """The actor's hack slot (UPLOAD, HACK)."""
+        return self._arg(_A.HACK)
+
+    @property
+    def item(self) -> int:
+        """The item slot in hand (USE_ITEM)."""
+        return self._arg(_A.ITEM)
+
+    @property
+    def backpack_slot(self) -> int:
+        """The backpack slot (RUCKSACK, H06)."""
+        return self._arg(_A.BACKPACK)
+
+    @property
+    def cyberware(self) -> int:
+        """The actor's cyberware slot (CYBERWARE)."""
+        return self._arg(_A.CYBERWARE)
+
+    @property
+    def condition(self) -> Condition:
+        """The condition shaken off (SHAKE, H12; MUMM_SHAKE, M08)."""
+        return Condition(self._arg(_A.CONDITION))
+
+    @property
+    def skill(self) -> CheckValue:
+        """The value a DEFEND is rolled with (A03)."""
+        return CheckValue(self._arg(_A.SKILL))
 
 
 class Decision(NamedTuple):

@@ -34,7 +34,7 @@ from cwenv.engine.hits import hit_effects
 from cwenv.engine.payloads import AttackPrompt, AttackRef, CheckInfo, CheckPurpose
 from cwenv.invariants import present
 from cwenv.model.specs import HackSpec, WeaponSpec
-from cwenv.model.types import AttackMode, CheckValue, Condition, CoverLevel, Maneuver
+from cwenv.model.types import AttackMode, Condition, CoverLevel, Maneuver
 from cwenv.rules.probe import ProbeResult, contest, resolve_probe
 from cwenv.rules.tables import volltreffer_effect
 
@@ -237,7 +237,7 @@ class AttackFrame(Frame):
         if not pay and not shake_to_react(c, t):
             return None
         choices = [
-            Action(ActionKind.DEFEND, t.idx, a.idx, index=int(v), mumm=pay[0])
+            Action(ActionKind.DEFEND, t.idx, a.idx, arg=int(v), mumm=pay[0])
             for v in (defence_values(c, self.mode, a, self.index) if pay else ())
         ]
         choices.append(Action(ActionKind.NO_DEFENCE, t.idx, a.idx))
@@ -255,7 +255,7 @@ class AttackFrame(Frame):
         self.stage = _COMPARED
         self.defended = True
         about = CheckInfo(CheckPurpose.DEFENCE, self.ref(t.idx, self.attack))
-        skill = CheckValue(value.index)
+        skill = value.skill
         return check(c, t, skill, "Verteidigung", about, reaction=True, defence=True)
 
     def _compared(

@@ -192,7 +192,7 @@ class CheckFrame(Frame):
         be shaken off now, so the check is a decision even without M02/M09."""
         from cwenv.engine.conditions import prompt_shakes
 
-        shakes = {a.index for a in prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)}
+        shakes = {a.condition for a in prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)}
         return any(
             source.kind is PartKind.CONDITION and source.ref in shakes
             for source, _ in self.parts[1 : self.own]

@@ -117,7 +117,7 @@ def mumm_shakes(c: Combat, f: FighterState) -> list[Action]:
     if not f.conditions or not can_spend_mumm(c, f, SHAKE_COST):
         return []
     return [
-        Action(ActionKind.MUMM_SHAKE, f.idx, index=int(cond))
+        Action(ActionKind.MUMM_SHAKE, f.idx, arg=int(cond))
         for cond in f.condition_list()
         if CONDITIONS[cond].mumm_shake
     ]
@@ -137,7 +137,7 @@ def prompt_shakes(c: Combat, kind: DecisionKind, fighter: int) -> list[Action]:
     if shakes and c.turn_fighter == f.idx and c.turn_benommen():
         # Z02: this turn's Handlung goes to the Mumm-Probe whatever happens now; shaking
         # Benommen off is worth it in the TURN decision before the probe, not during it.
-        shakes = [a for a in shakes if a.index != Condition.BENOMMEN]
+        shakes = [a for a in shakes if a.condition is not Condition.BENOMMEN]
     return shakes
 
 

@@ -127,7 +127,7 @@ class DragFrame(Frame):
 
                 g = c.fighters[self.reactor]
                 pay_reaction(c, g, value.mumm, ev.ReactionKind.BLOCKADE)
-                return AttackFrame(g.idx, value.target, value.index, AttackMode.BLOCKADE)
+                return AttackFrame(g.idx, value.target, value.weapon, AttackMode.BLOCKADE)
         forced = c.options.forced_movement_blockade is ForcedMovementBlockade.ALL_FORCED
         while self.i < len(self.path) and a.standing:
             cell = self.path[self.i]

@@ -42,21 +42,21 @@ def attack(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame
     """H01: a weapon attack."""
     from cwenv.engine.attack import AttackFrame
 
-    return AttackFrame(f.idx, action.target, action.index, AttackMode.WEAPON)
+    return AttackFrame(f.idx, action.target, action.weapon, AttackMode.WEAPON)
 
 
 def maneuver(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """K01–K05: a Kampfmanöver is an attack."""
     from cwenv.engine.attack import AttackFrame
 
-    return AttackFrame(f.idx, action.target, action.index, AttackMode.MANEUVER)
+    return AttackFrame(f.idx, action.target, int(action.maneuver), AttackMode.MANEUVER)
 
 
 def hack(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H10: an uploaded hack."""
     from cwenv.engine.attack import AttackFrame
 
-    return AttackFrame(f.idx, action.target, action.index, AttackMode.HACK)
+    return AttackFrame(f.idx, action.target, action.hack, AttackMode.HACK)
 
 
 def schwierig(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
@@ -100,9 +100,9 @@ def aufstehen(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Fr
 
 def upload(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H03: one Handlung of a hack's upload."""
-    f.upload_progress[action.index] += 1
-    h = f.spec.hacks[action.index]
-    c.emit(ev.Acted(f.idx, "lädt hoch", f"{h.name} {f.upload_progress[action.index]}/{h.upload}"))
+    f.upload_progress[action.hack] += 1
+    h = f.spec.hacks[action.hack]
+    c.emit(ev.Acted(f.idx, "lädt hoch", f"{h.name} {f.upload_progress[action.hack]}/{h.upload}"))
     return None
 
 
@@ -122,22 +122,22 @@ def door(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame |
 
 def draw(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H04: draw a weapon."""
-    f.drawn = action.index
-    c.emit(ev.Acted(f.idx, "zieht", f.weapons[action.index].name))
+    f.drawn = action.weapon
+    c.emit(ev.Acted(f.idx, "zieht", f.weapons[action.weapon].name))
     return None
 
 
 def pick_up(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H04: pick up a dropped weapon (K01), drawn at once."""
-    f.dropped &= ~(1 << action.index)
-    f.drawn = action.index
-    c.emit(ev.Acted(f.idx, "hebt auf", f.weapons[action.index].name))
+    f.dropped &= ~(1 << action.weapon)
+    f.drawn = action.weapon
+    c.emit(ev.Acted(f.idx, "hebt auf", f.weapons[action.weapon].name))
     return None
 
 
 def use_item(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H04 'Medikament einnehmen': an item in hand."""
-    item = f.items.pop(action.index)
+    item = f.items.pop(action.item)
     c.emit(ev.Acted(f.idx, "benutzt", item.name))
     _item_effect(c, f, item.kind, item.amount, item.condition)
     return None
@@ -145,23 +145,23 @@ def use_item(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Fra
 
 def reload(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H05: one Handlung of reloading; the magazine is full after ``nachladen`` of them."""
-    w = f.weapons[action.index]
-    f.reload_progress[action.index] += 1
-    done = f.reload_progress[action.index] >= w.nachladen
+    w = f.weapons[action.weapon]
+    f.reload_progress[action.weapon] += 1
+    done = f.reload_progress[action.weapon] >= w.nachladen
     if done:
-        f.ammo[action.index] = w.magazine
-        f.reload_progress[action.index] = 0
-        if f.reloads[action.index] > 0:
-            f.reloads[action.index] -= 1
+        f.ammo[action.weapon] = w.magazine
+        f.reload_progress[action.weapon] = 0
+        if f.reloads[action.weapon] > 0:
+            f.reloads[action.weapon] -= 1
     c.emit(ev.Acted(f.idx, "lädt nach", w.name + ("" if done else " (noch nicht fertig)")))
     return None
 
 
 def cyberware(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H09: use a piece of cyberware's ability."""
-    ware = f.spec.cyberware[action.index]
+    ware = f.spec.cyberware[action.cyberware]
     ability = present(ware.ability, f"the ability of {ware.name}")
-    f.cyber_uses[action.index] -= 1
+    f.cyber_uses[action.cyberware] -= 1
     c.emit(ev.Acted(f.idx, "setzt Cyberware ein", ware.name))
     if ability.kind is AbilityKind.ARMOUR:
         f.armour_bonus += ability.amount
@@ -192,14 +192,14 @@ def _item_effect(
 # -- Handlungen decided by a check --------------------------------------------------------
 def shake_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """H12: the condition's own check (its entry in the conditions table)."""
-    cond = Condition(a.index)
+    cond = a.condition
     value = present(CONDITIONS[cond].shake_check, f"a shake check of {cond.name}")
     return check(c, f, value(c.options), f"{cond.label} abschütteln", CheckPurpose.SHAKE)
 
 
 def shake_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
     if result.success:
-        lose_condition(c, f, Condition(a.index), "Probe")
+        lose_condition(c, f, a.condition, "Probe")
     return None
 
 
@@ -254,15 +254,15 @@ def helfen_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -
 
 def free_weapon_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """A08 Waffe blockiert: Technik for a ranged weapon, Unbeugsamkeit for a melee one."""
-    w = f.weapons[a.index]
+    w = f.weapons[a.weapon]
     skill = CheckValue.TECHNIK if w.kind is WeaponKind.RANGED else CheckValue.UNBEUGSAMKEIT
     return check(c, f, skill, f"{w.name} befreien", CheckPurpose.FREE_WEAPON)
 
 
 def free_weapon_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
     if result.success:
-        f.jammed &= ~(1 << a.index)
-        c.emit(ev.Acted(f.idx, "befreit die Waffe", f.weapons[a.index].name))
+        f.jammed &= ~(1 << a.weapon)
+        c.emit(ev.Acted(f.idx, "befreit die Waffe", f.weapons[a.weapon].name))
     return None
 
 
@@ -274,11 +274,11 @@ def rucksack_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
 def rucksack_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
     """H06, X46: found, it is in hand; a failure may lose it."""
     if result.success:
-        item = f.backpack.pop(a.index)
+        item = f.backpack.pop(a.backpack_slot)
         f.items.append(item)
         c.emit(ev.Acted(f.idx, "holt aus dem Rucksack", item.name))
     elif c.options.rucksack_failure is RucksackFailure.ITEM_LOST:
-        item = f.backpack.pop(a.index)
+        item = f.backpack.pop(a.backpack_slot)
         c.emit(ev.Acted(f.idx, "verliert", item.name))
     return None
 

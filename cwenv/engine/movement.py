@@ -199,7 +199,7 @@ class MoveFrame(Frame):
 
                 pay_reaction(c, g, value.mumm, ev.ReactionKind.BLOCKADE)
                 self.stage = _RESUMED
-                return AttackFrame(g.idx, f.idx, value.index, AttackMode.BLOCKADE)
+                return AttackFrame(g.idx, f.idx, value.weapon, AttackMode.BLOCKADE)
         if self.stage == _RESUMED:  # back from a Blockadeangriff
             self.stage = _WALKING
             if not f.standing or f.conditions >> Condition.BENOMMEN & 1:

@@ -234,24 +234,24 @@ def handlung_actions(c: Combat, f: FighterState) -> list[Action]:
     for t in targets:  # H01
         for wi in usable:
             if attack_problem(c, f, t, wi, memo) is None:
-                acts.append(Action(ActionKind.ATTACK, i, t.idx, index=wi))
+                acts.append(Action(ActionKind.ATTACK, i, t.idx, arg=wi))
     for t in targets:  # K01–K05: unarmed reach, against standing foes
         if grapple_problem(c, f, t) is not None:
             continue
         for m in Maneuver:
             if MANEUVERS[m].limit(f, t) is None:
-                acts.append(Action(ActionKind.MANEUVER, i, t.idx, index=int(m)))
+                acts.append(Action(ActionKind.MANEUVER, i, t.idx, arg=int(m)))
     if zielen_weapon_problem(f) is None:
         for t in targets:  # H11 Zielen
             if zielen_problem(c, f, t, memo) is None:
                 acts.append(Action(ActionKind.ZIELEN, i, t.idx))
     for hi, hack in enumerate(f.spec.hacks):  # H03, H10
         if f.upload_progress[hi] < hack.upload:
-            acts.append(Action(ActionKind.UPLOAD, i, index=hi))
+            acts.append(Action(ActionKind.UPLOAD, i, arg=hi))
             continue
         for t in targets:
             if hack_problem(c, f, t, hi, memo) is None:
-                acts.append(Action(ActionKind.HACK, i, t.idx, index=hi))
+                acts.append(Action(ActionKind.HACK, i, t.idx, arg=hi))
     if movement_allowance(c, f) > 0 and not prone:
         acts.append(Action(ActionKind.SPRINT, i))
     if prone:
@@ -261,22 +261,22 @@ def handlung_actions(c: Combat, f: FighterState) -> list[Action]:
             acts.append(Action(ActionKind.DOOR, i, cell=n))
     for wi in range(len(f.spec.weapons)):  # H04 draw, pick up
         if f.dropped >> wi & 1:
-            acts.append(Action(ActionKind.PICK_UP, i, index=wi))
+            acts.append(Action(ActionKind.PICK_UP, i, arg=wi))
         elif wi != f.drawn:
-            acts.append(Action(ActionKind.DRAW, i, index=wi))
+            acts.append(Action(ActionKind.DRAW, i, arg=wi))
     for slot, item in enumerate(f.items):
         if item_problem(f, item.kind, item.condition) is None:
-            acts.append(Action(ActionKind.USE_ITEM, i, index=slot))
+            acts.append(Action(ActionKind.USE_ITEM, i, arg=slot))
     if f.drawn >= 0 and reload_problem(f, f.drawn) is None:
-        acts.append(Action(ActionKind.RELOAD, i, index=f.drawn))
+        acts.append(Action(ActionKind.RELOAD, i, arg=f.drawn))
     for slot in range(len(f.backpack)):
-        acts.append(Action(ActionKind.RUCKSACK, i, index=slot))
+        acts.append(Action(ActionKind.RUCKSACK, i, arg=slot))
     for k in range(len(f.spec.cyberware)):
         if cyberware_problem(f, k) is None:
-            acts.append(Action(ActionKind.CYBERWARE, i, index=k))
+            acts.append(Action(ActionKind.CYBERWARE, i, arg=k))
     for cond in SHAKEABLE:
         if f.conditions >> cond & 1 and shake_problem(c, f, cond) is None:
-            acts.append(Action(ActionKind.SHAKE, i, index=int(cond)))
+            acts.append(Action(ActionKind.SHAKE, i, arg=int(cond)))
     for t in c.fighters:  # D09 stabilise another
         if stabilise_problem(c, f, t) is None:
             acts.append(Action(ActionKind.STABILISE, i, t.idx))
@@ -288,7 +288,7 @@ def handlung_actions(c: Combat, f: FighterState) -> list[Action]:
     wi = 0
     while jammed:
         if jammed & 1:
-            acts.append(Action(ActionKind.FREE_WEAPON, i, index=wi))
+            acts.append(Action(ActionKind.FREE_WEAPON, i, arg=wi))
         jammed >>= 1
         wi += 1
     return acts

@@ -53,13 +53,13 @@ def preview_attack(c: Combat, action: Action) -> AttackPreview | None:
         return None
     a = c.fighters[action.actor]
     t = c.fighters[action.target]
-    plan = plan_attack(c, a, t, mode, action.index)
+    plan = plan_attack(c, a, t, mode, action.arg)
     options = c.options
     defence: int | None = None
     free_defence = mode is AttackMode.MANEUVER and options.maneuver_reaction_cost == 0
     if reaction_choices(c, t) or (free_defence and t.standing):
         values = []
-        for value in defence_values(c, mode, a, action.index):
+        for value in defence_values(c, mode, a, action.arg):
             parts = check_parts(c, t, value, reaction=True, defence=True)
             values.append(sum(v for _, v in parts))
         defence = max(values)

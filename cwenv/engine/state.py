@@ -34,9 +34,9 @@ DECISION_CAP_REASON = "Entscheidungslimit erreicht"
 
 
 def action_text(action: Action) -> str:
-    """An action in a message: ``ATTACK(actor=0, target=1, index=2)``, only set fields."""
+    """An action in a message: ``ATTACK(actor=0, target=1, arg=2)``, only set fields."""
     fields = [f"actor={action.actor}"]
-    for name, unset in (("target", -1), ("cell", -1), ("index", -1), ("mumm", 0)):
+    for name, unset in (("target", -1), ("cell", -1), ("arg", -1), ("mumm", 0)):
         value = getattr(action, name)
         if value != unset:
             fields.append(f"{name}={value}")
@@ -74,6 +74,10 @@ class Combat:
             FighterState(i, spec, pos)
             for i, (spec, pos) in enumerate(zip(game.roster, game.positions, strict=True))
         ]
+        if game.carried:  # a later fight of a job: carried LP, Mumm, Zustände (M10)
+            from cwenv.engine.carry import apply_carried
+
+            apply_carried(self)
         self.occupant: dict[int, int] = {f.pos: f.idx for f in self.fighters}
         self.opaque = self.bm.initial_opacity()
         self.solid = bytearray(0 if t.standable else 1 for t in self.bm.terrain)
@@ -166,10 +170,9 @@ class Combat:
         """M08 at a prompt (X38): shake the condition off, then the same decision is asked
         again with what the fighter can do now; a single choice left is taken at once."""
         from cwenv.engine.conditions import shake_with_mumm
-        from cwenv.model.types import Condition
 
-        shake_with_mumm(self, self.fighters[d.fighter], Condition(action.index))
-        again = self._stack[-1].reprompt(self, d, Condition(action.index))
+        shake_with_mumm(self, self.fighters[d.fighter], action.condition)
+        again = self._stack[-1].reprompt(self, d, action.condition)
         only = None if again is None else self._pose(again)
         if again is None or only is not None:
             self._run(only)

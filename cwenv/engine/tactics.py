@@ -14,7 +14,6 @@ from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.engine.tables.mumm import EXTRA_REACTION, MUMM_SPENDS
-from cwenv.model.types import Maneuver
 
 TACTICS: dict[str, str] = {
     **{rule.tactic: rule.label for rule in MUMM_SPENDS.values()},
@@ -61,7 +60,7 @@ def tactic_tags(bm: BattleMap, action: Action) -> tuple[str, ...]:
     if action.mumm and kind in _REACTIONS_WITH_MUMM:
         tags.append(EXTRA_REACTION.tactic)
     if kind is ActionKind.MANEUVER:
-        tags.append(MANEUVERS[Maneuver(action.index)].tactic)
+        tags.append(MANEUVERS[action.maneuver].tactic)
     if kind in (ActionKind.MOVE, ActionKind.SCHWIERIG) and next_to_cover(bm, action.cell):
         tags.append("DECKUNG")
     return tuple(tags)

@@ -138,7 +138,7 @@ class TurnFrame(Frame):
                 self.grants += 1
             return None
         if kind is ActionKind.MUMM_SHAKE:  # M08
-            cond = Condition(action.index)
+            cond = action.condition
             shake_with_mumm(c, f, cond)
             if cond is Condition.BENOMMEN and self.benommen:
                 self.benommen = False

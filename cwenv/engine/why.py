@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING
 
 from cwenv.engine import offers as o
 from cwenv.engine.actions import (
+    ARG_OF,
     DECISIONS_OF,
     HANDLUNG_KINDS,
     Action,
     ActionKind,
+    ArgKind,
     Decision,
     DecisionKind,
 )
@@ -25,7 +27,7 @@ from cwenv.engine.checks import CheckFrame, mumm_problem
 from cwenv.engine.conditions import SHAKE_COST, prompt_shakes, reaction_problem
 from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.engine.tables.mumm import SPEND_OF_KIND
-from cwenv.model.types import CheckValue, Condition, Maneuver
+from cwenv.model.types import Condition, Maneuver
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
@@ -79,7 +81,7 @@ def why_illegal(c: Combat, action: object) -> str | None:
     return f"not among the {len(c.legal_actions())} legal choices of this {d.kind.name} decision"
 
 
-_T, _C, _I, _M = "target", "cell", "index", "mumm"
+_T, _C, _I, _M = "target", "cell", "arg", "mumm"
 _FIELDS: dict[ActionKind, frozenset[str]] = {
     **{k: frozenset({_C}) for k in (K.MOVE, K.SCHWIERIG, K.DOOR)},
     **{k: frozenset({_T, _I}) for k in (K.ATTACK, K.MANEUVER, K.HACK)},
@@ -95,6 +97,9 @@ _FIELDS: dict[ActionKind, frozenset[str]] = {
     K.DRAG_TO: frozenset({_T, _C}),
 }
 """The fields each kind of action uses; the others are −1 (``mumm`` 0), see Action."""
+_ARG_MISMATCH = [k.name for k in K if (_I in _FIELDS.get(k, ())) != (ARG_OF[k] is not ArgKind.NONE)]
+if _ARG_MISMATCH:  # the arg a kind uses is the one ARG_OF names a meaning for
+    raise ImportError(f"why.py and actions.ARG_OF disagree about arg: {_ARG_MISMATCH}")
 
 
 def _field_problem(c: Combat, a: Action) -> str | None:
@@ -111,22 +116,22 @@ def _field_problem(c: Combat, a: Action) -> str | None:
     if a.kind in _TARGET_KINDS and not 0 <= a.target < len(c.fighters):
         return f"there is no fighter {a.target} to target"
     f = c.fighters[a.actor]
-    if a.kind is K.MANEUVER and a.index not in set(Maneuver):
-        return f"there is no Kampfmanöver {a.index}"
-    if a.kind in (K.SHAKE, K.MUMM_SHAKE) and a.index not in set(Condition):
-        return f"there is no condition {a.index}"
-    if a.kind in (K.UPLOAD, K.HACK) and not 0 <= a.index < len(f.spec.hacks):
-        return f"{f.name} has no hack {a.index}"
-    if a.kind is K.ATTACK and not 0 <= a.index < len(f.weapons):
-        return f"{f.name} has no weapon {a.index}"
-    if a.kind in _WEAPON_KINDS and not 0 <= a.index < len(f.spec.weapons):
-        return f"{f.name} carries no weapon {a.index}"
-    if a.kind is K.USE_ITEM and not 0 <= a.index < len(f.items):
-        return f"{f.name} has no item {a.index} in hand"
-    if a.kind is K.RUCKSACK and not 0 <= a.index < len(f.backpack):
-        return f"{f.name} has no item {a.index} in the backpack"
-    if a.kind is K.CYBERWARE and not 0 <= a.index < len(f.spec.cyberware):
-        return f"{f.name} has no cyberware {a.index}"
+    if a.kind is K.MANEUVER and a.arg not in set(Maneuver):
+        return f"there is no Kampfmanöver {a.arg}"
+    if a.kind in (K.SHAKE, K.MUMM_SHAKE) and a.arg not in set(Condition):
+        return f"there is no condition {a.arg}"
+    if a.kind in (K.UPLOAD, K.HACK) and not 0 <= a.arg < len(f.spec.hacks):
+        return f"{f.name} has no hack {a.arg}"
+    if a.kind is K.ATTACK and not 0 <= a.arg < len(f.weapons):
+        return f"{f.name} has no weapon {a.arg}"
+    if a.kind in _WEAPON_KINDS and not 0 <= a.arg < len(f.spec.weapons):
+        return f"{f.name} carries no weapon {a.arg}"
+    if a.kind is K.USE_ITEM and not 0 <= a.arg < len(f.items):
+        return f"{f.name} has no item {a.arg} in hand"
+    if a.kind is K.RUCKSACK and not 0 <= a.arg < len(f.backpack):
+        return f"{f.name} has no item {a.arg} in the backpack"
+    if a.kind is K.CYBERWARE and not 0 <= a.arg < len(f.spec.cyberware):
+        return f"{f.name} has no cyberware {a.arg}"
     return None
 
 
@@ -200,7 +205,7 @@ def _turn_problem(c: Combat, f: FighterState, a: Action) -> str | None:
 def _mumm_shake_problem(f: FighterState, a: Action) -> str | None:
     from cwenv.engine.tables.conditions import CONDITIONS
 
-    cond = Condition(a.index)
+    cond = a.condition
     if not f.conditions >> cond & 1:
         return f"{f.name} is not {cond.label}"
     if not CONDITIONS[cond].mumm_shake:
@@ -237,7 +242,7 @@ def _handlung_problem(c: Combat, f: FighterState, a: Action) -> str | None:
         t = c.fighters[a.target]
         problem = _target_problem(c, f, t, a)
         return None if problem is None else f"{kind.label} on {t.name}: {problem}"
-    if kind is K.UPLOAD and f.upload_progress[a.index] >= f.spec.hacks[a.index].upload:
+    if kind is K.UPLOAD and f.upload_progress[a.arg] >= f.spec.hacks[a.arg].upload:
         return "the hack is uploaded already (H03)"
     if kind is K.SPRINT:
         if f.prone:
@@ -248,20 +253,20 @@ def _handlung_problem(c: Combat, f: FighterState, a: Action) -> str | None:
     if kind is K.DOOR:
         return o.door_problem(c, f, a.cell)
     if kind is K.DRAW:
-        if f.dropped >> a.index & 1:
+        if f.dropped >> a.arg & 1:
             return "the weapon was dropped: pick it up (H04)"
         return "the weapon is drawn already"
     if kind is K.PICK_UP:
         return "the weapon was not dropped"
     if kind is K.USE_ITEM:
-        item = f.items[a.index]
+        item = f.items[a.arg]
         return o.item_problem(f, item.kind, item.condition)
     if kind is K.RELOAD:
-        return o.reload_problem(f, a.index)
+        return o.reload_problem(f, a.arg)
     if kind is K.CYBERWARE:
-        return o.cyberware_problem(f, a.index)
+        return o.cyberware_problem(f, a.arg)
     if kind is K.SHAKE:
-        return o.shake_problem(c, f, Condition(a.index))
+        return o.shake_problem(c, f, a.condition)
     if kind is K.FREE_WEAPON:
         return "the weapon is not jammed"
     return None
@@ -280,21 +285,21 @@ def _target_problem(c: Combat, f: FighterState, t: FighterState, a: Action) -> s
         return problem
     memo: o.Memo = {}
     if kind is K.ATTACK:
-        problem = o.weapon_problem(f, a.index) or o.attack_problem(c, f, t, a.index, memo)
-        w = f.weapons[a.index]
+        problem = o.weapon_problem(f, a.arg) or o.attack_problem(c, f, t, a.arg, memo)
+        w = f.weapons[a.arg]
         return _with_distance(c, f, t, problem, f"{w.name} reaches {w.max_range} m")
     if kind is K.MANEUVER:
-        rule = MANEUVERS[Maneuver(a.index)]
+        rule = MANEUVERS[a.maneuver]
         problem = o.grapple_problem(c, f, t) or rule.limit(f, t)
         return None if problem is None else f"{rule.label} ({rule.rule}): {problem}"
     if kind is K.ZIELEN:
         problem = o.zielen_problem(c, f, t, memo)
         w = f.weapons[f.drawn]
         return _with_distance(c, f, t, problem, f"{w.name} reaches {w.max_range} m")
-    hack = f.spec.hacks[a.index]  # HACK
-    if f.upload_progress[a.index] < hack.upload:
-        return f"{hack.name} is not uploaded: {f.upload_progress[a.index]}/{hack.upload} (H03)"
-    problem = o.hack_problem(c, f, t, a.index, memo)
+    hack = f.spec.hacks[a.arg]  # HACK
+    if f.upload_progress[a.arg] < hack.upload:
+        return f"{hack.name} is not uploaded: {f.upload_progress[a.arg]}/{hack.upload} (H03)"
+    problem = o.hack_problem(c, f, t, a.arg, memo)
     return _with_distance(c, f, t, problem, f"{hack.name} reaches {hack.range_m} m")
 
 
@@ -328,12 +333,12 @@ def _prompt_problem(c: Combat, f: FighterState, d: Decision, a: Action) -> str |
             return f"cannot pay the reaction {how}: {problem}"
     if not same:
         return f"{kind.label} is not offered at this {d.kind.label} decision"
-    if kind is K.DEFEND and all(x.index != a.index for x in same):
-        offered = ", ".join(CheckValue(x.index).label for x in same)
+    if kind is K.DEFEND and all(x.arg != a.arg for x in same):
+        offered = ", ".join(x.skill.label for x in same)
         return f"this attack is not defended with that value; it is met with {offered} (A03)"
-    if all(x.index != a.index for x in same):
-        offered = ", ".join(str(x.index) for x in same)
-        return f"index {a.index} is not offered at this decision (offered: {offered})"
+    if all(x.arg != a.arg for x in same):
+        offered = ", ".join(str(x.arg) for x in same)
+        return f"{ARG_OF[kind].value} {a.arg} is not offered at this decision (offered: {offered})"
     if all(x.target != a.target for x in same):
         return f"this decision is about {c.fighters[same[0].target].name}"
     if kind is K.DRAG_TO:

@@ -255,7 +255,7 @@ class ActionLayout:
             if f == 0:
                 out[k] = base[kind]
                 continue
-            idx = a.index
+            idx = a.arg
             if f == 3 or f == 4:
                 if a.target < 0:
                     raise EncodingError(f"{a!r} names no target")

@@ -73,7 +73,7 @@ def quick_targets(
 
 def quick_label(c: Combat, action: Action) -> str:
     """``Pistole, Treffer 52 %``: the weapon ``a N`` uses and its exact hit chance."""
-    weapon = c.fighters[action.actor].weapons[action.index].name
+    weapon = c.fighters[action.actor].weapons[action.arg].name
     preview = preview_attack(c, action)
     return f"{weapon}, Treffer {pct(preview.hit)}" if preview is not None else weapon
 
@@ -152,7 +152,7 @@ class Assistant:
         if last.kind in MOVE_KINDS:  # any other cell would be a guess
             kin = [a for a in kin if a.cell == last.cell]
         for same in (
-            lambda a: a.target == last.target and a.index == last.index,
+            lambda a: a.target == last.target and a.arg == last.arg,
             lambda a: a.target == last.target,
             lambda a: True,
         ):

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.preview import preview_attack
 from cwenv.engine.state import Combat
-from cwenv.model.types import CheckValue, Condition, Maneuver
 from cwenv.play.prompt_odds import choice_odds
 
 MOVE_KINDS = frozenset({ActionKind.MOVE, ActionKind.SCHWIERIG, ActionKind.DRAG_TO})
@@ -67,12 +66,13 @@ def _label(c: Combat, action: Action) -> str:
     if preview is not None:
         odds = f"Treffer {_pct(preview.hit)}, Probenwert {preview.probenwert}"
         if kind is ActionKind.ATTACK:
-            return f"Angriff: {f.weapons[action.index].name} → {target} ({odds})"
+            return f"Angriff: {f.weapons[action.weapon].name} → {target} ({odds})"
         if kind is ActionKind.MANEUVER:
-            return f"{Maneuver(action.index).label} → {target} ({odds})"
+            return f"{action.maneuver.label} → {target} ({odds})"
         if kind is ActionKind.HACK:
-            return f"Hack: {f.spec.hacks[action.index].name} → {target} ({odds})"
-        return f"Blockadeangriff: {f.weapons[action.index].name} → {target} ({odds}){_mumm(action)}"
+            return f"Hack: {f.spec.hacks[action.hack].name} → {target} ({odds})"
+        name = f.weapons[action.weapon].name
+        return f"Blockadeangriff: {name} → {target} ({odds}){_mumm(action)}"
     cell = c.bm.cell(action.cell) if action.cell >= 0 else None
     if kind is ActionKind.MOVE:
         return f"Bewegen nach ({cell.x}, {cell.y})" if cell else "Bewegen"
@@ -83,36 +83,36 @@ def _label(c: Combat, action: Action) -> str:
     if kind is ActionKind.ZIELEN:
         return f"Zielen auf {target}"
     if kind is ActionKind.UPLOAD:
-        hack = f.spec.hacks[action.index]
-        return f"Uploaden: {hack.name} ({f.upload_progress[action.index] + 1}/{hack.upload})"
+        hack = f.spec.hacks[action.hack]
+        return f"Uploaden: {hack.name} ({f.upload_progress[action.hack] + 1}/{hack.upload})"
     if kind is ActionKind.DOOR:
         return f"Tür bei ({cell.x}, {cell.y}) öffnen/schliessen" if cell else "Tür"
     if kind is ActionKind.DRAW:
-        return f"Waffe ziehen: {f.weapons[action.index].name}"
+        return f"Waffe ziehen: {f.weapons[action.weapon].name}"
     if kind is ActionKind.PICK_UP:
-        return f"Waffe aufheben: {f.weapons[action.index].name}"
+        return f"Waffe aufheben: {f.weapons[action.weapon].name}"
     if kind is ActionKind.USE_ITEM:
-        return f"Benutzen: {f.items[action.index].name}"
+        return f"Benutzen: {f.items[action.item].name}"
     if kind is ActionKind.RELOAD:
-        return f"Nachladen: {f.weapons[action.index].name}"
+        return f"Nachladen: {f.weapons[action.weapon].name}"
     if kind is ActionKind.RUCKSACK:
-        return f"Rucksack durchsuchen: {f.backpack[action.index].name}"
+        return f"Rucksack durchsuchen: {f.backpack[action.backpack_slot].name}"
     if kind is ActionKind.CYBERWARE:
-        return f"Cyberware einsetzen: {f.spec.cyberware[action.index].name}"
+        return f"Cyberware einsetzen: {f.spec.cyberware[action.cyberware].name}"
     if kind is ActionKind.SHAKE:
-        return f"{Condition(action.index).label} abschütteln (Probe)"
+        return f"{action.condition.label} abschütteln (Probe)"
     if kind is ActionKind.MUMM_SHAKE:
-        return f"{Condition(action.index).label} abschütteln (2 Mumm)"
+        return f"{action.condition.label} abschütteln (2 Mumm)"
     if kind is ActionKind.STABILISE:
         return f"{target} stabilisieren (Technik)"
     if kind is ActionKind.HELFEN:
         return f"{target} helfen"
     if kind is ActionKind.FREE_WEAPON:
-        return f"Waffe befreien: {f.weapons[action.index].name}"
+        return f"Waffe befreien: {f.weapons[action.weapon].name}"
     if kind is ActionKind.CHOOSE_ACTOR:
         return f"{target} handelt zuerst"
     if kind is ActionKind.DEFEND:
-        return f"Verteidigen mit {CheckValue(action.index).label}{_mumm(action)}"
+        return f"Verteidigen mit {action.skill.label}{_mumm(action)}"
     if kind is ActionKind.DROP_PRONE:
         return f"Niederwerfen{_mumm(action)}"
     if kind is ActionKind.CATCH_FALL:

@@ -74,7 +74,7 @@ def roll_text(r: ProbeResult) -> str:
 
 
 def _attack_action(ref: AttackRef) -> Action:
-    return Action(_ATTACK_KIND[ref.mode], ref.attacker, ref.target, index=ref.index)
+    return Action(_ATTACK_KIND[ref.mode], ref.attacker, ref.target, arg=ref.index)
 
 
 def defence_pw(c: Combat, defender: int, value: CheckValue) -> int:
@@ -147,7 +147,7 @@ def choice_odds(c: Combat, action: Action) -> str:
     if isinstance(about, AttackPrompt):
         ref = about.attack
         if kind is ActionKind.DEFEND and ref.roll is not None:
-            pw = defence_pw(c, action.actor, CheckValue(action.index))
+            pw = defence_pw(c, action.actor, action.skill)
             chance = defence_chance(ref.roll, pw, c.options)
             return f"Probenwert {pw}: wehrt den Wurf {ref.roll.total} zu {pct(chance)} ab"
         if kind is ActionKind.NO_DEFENCE and ref.roll is not None:

@@ -81,7 +81,7 @@ class SavedAction(BaseModel):
             actor=a.actor,
             target=a.target,
             cell=a.cell,
-            index=a.index,
+            index=a.arg,
             mumm=a.mumm,
         )
 
