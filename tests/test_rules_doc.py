@@ -37,6 +37,8 @@ def test_the_in_repo_checklist_numbers_each_section_without_gaps() -> None:
     for rule, summary in CHECKLIST.items():
         assert re.fullmatch(r"[A-Z]\d\d", rule), rule
         assert summary.strip(), rule
+        if rule in PROJECT_ADDITIONS:
+            continue
         by_section.setdefault(rule[0], []).append(int(rule[1:]))
     for section, numbers in by_section.items():
         start = min(numbers)
