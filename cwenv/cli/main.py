@@ -20,6 +20,7 @@ from cwenv.cli import (
     report as report_cmd,
     rules as rules_cmd,
     scenarios as scenarios_cmd,
+    serve as serve_cmd,
     simulate as simulate_cmd,
     stress as stress_cmd,
     tournament as tournament_cmd,
@@ -66,6 +67,7 @@ app.command("report")(report_cmd.report)
 app.command("replay")(replay_cmd.replay)
 app.command("train")(train_cmd.train)
 app.command("export")(train_cmd.export)
+app.command("serve")(serve_cmd.serve)
 app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(games_cmd.app, name="games")
 app.add_typer(rules_cmd.app, name="rules")
