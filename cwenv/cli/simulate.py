@@ -5,6 +5,7 @@ The scenario may be of any ruleset (``dice:duel``); sides and counters are named
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -14,6 +15,7 @@ from cwenv import rulesets
 from cwenv.ruleset import Ruleset
 from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
+from cwenv.runner.jobs import JobFileError
 from cwenv.runner.progress import progress_bar
 from cwenv.runner.simulate import SimulationConfig, prepare, simulate as run_simulation
 from cwenv.runner.task import ruleset_of
@@ -22,7 +24,9 @@ from cwenv.runner.win_rates import SimulationStats
 
 def simulate(
     scenario: str = typer.Argument(
-        ..., help="Scenario name (cwenv scenarios list) or YAML file; RULESET:NAME for another."
+        ...,
+        help="Scenario name (cwenv scenarios list) or YAML file; RULESET:NAME for another; "
+        "job:NAME or a file in a jobs/ folder for a job of several fights (docs/jobs.md).",
     ),
     runners: str = typer.Option("greedy", "--runners", help="Agent for the Runner side."),
     nscs: str = typer.Option("greedy", "--nscs", help="Agent for the Gegner and neutrals."),
@@ -42,7 +46,7 @@ def simulate(
             stats = run_simulation(config, bar.advance)
     except RunnerError as exc:
         typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(2 if isinstance(exc, JobFileError) else 1) from None
     if as_json:
         typer.echo(json.dumps({"scenario": scenario, "seed": seed, **stats.to_json()}))
         return
@@ -89,6 +93,8 @@ def print_stats(
         f"Runden im Mittel: {data['mean_rounds']:.2f}   "
         f"Schaden im Mittel: {data['mean_damage']:.1f}"
     )
+    if "fights" in data:
+        _print_fights(console, data["fights"])
     sections = [("Mumm ausgegeben", data["mumm"]), ("Aktionen", data["actions"])]
     if ruleset.name != rulesets.DEFAULT and not data["mumm"]:
         sections = sections[1:]  # Mumm is Corporate Wars': no empty table for other systems
@@ -102,6 +108,23 @@ def print_stats(
         if not counts:
             table.add_row("(keine)", "0", "0")
         console.print(table)
+
+
+def _print_fights(console: Console, fights: dict[str, dict[str, Any]]) -> None:
+    """A job's fights: reached, won by the Runners, ended the job, LP and Mumm at the start."""
+    table = Table(title="Kämpfe des Auftrags")
+    for col in ("Kampf", "erreicht", "Runner-Siege", "Ende hier", "LP zu Beginn", "Mumm zu Beginn"):
+        table.add_column(col, justify="right")
+    for k, row in fights.items():
+        table.add_row(
+            k,
+            str(row["reached"]),
+            str(row["runner_wins"]),
+            str(row["ended_job"]),
+            f"{row['mean_lp_start']:.1f}",
+            f"{row['mean_mumm_start']:.1f}",
+        )
+    console.print(table)
 
 
 def main() -> None:  # pragma: no cover - module entry: python -m cwenv.cli.simulate

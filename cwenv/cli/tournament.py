@@ -22,6 +22,7 @@ from cwenv.cli.common import interrupt_on_sigterm, split_names
 from cwenv.extras import MissingExtraError
 from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
+from cwenv.runner.jobs import JobFileError
 from cwenv.runner.plan import TournamentConfig
 from cwenv.runner.progress import progress_bar
 from cwenv.runner.tournament import TournamentRun, run_tournament
@@ -34,7 +35,9 @@ class BackendChoice(StrEnum):
 
 def tournament(
     agents: str = typer.Option(..., "--agents", help="Comma-separated agents, e.g. greedy,random."),
-    scenarios: str = typer.Option(..., "--scenarios", help="Comma-separated scenarios."),
+    scenarios: str = typer.Option(
+        ..., "--scenarios", help="Comma-separated scenarios or jobs (job:NAME, docs/jobs.md)."
+    ),
     games: int = typer.Option(10, "--games", min=1, help="Games per pairing, side and scenario."),
     seed: int = typer.Option(0, "--seed", help="Tournament seed."),
     db: Path = typer.Option(..., "--db", help="SQLite results file (created or resumed)."),
@@ -73,7 +76,7 @@ def tournament(
             )
     except (RunnerError, MissingExtraError) as exc:
         typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(2 if isinstance(exc, JobFileError) else 1) from None
     except KeyboardInterrupt:
         typer.echo(
             "interrupted; finished games are saved — run the same command to resume", err=True

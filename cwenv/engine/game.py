@@ -17,6 +17,7 @@ from cwenv.rules.dice import Dice, SeededDice
 from cwenv.rules.options import DEFAULT_OPTIONS, RuleOptions
 
 if TYPE_CHECKING:
+    from cwenv.engine.carry import CarriedFighter
     from cwenv.engine.state import Combat
 
 
@@ -60,6 +61,8 @@ class Game:
     name: str = "combat"
     ambushed: frozenset[Side] = field(default_factory=frozenset)
     decision_cap: int = DECISION_CAP
+    # roster index → state brought from an earlier fight of a job (cwenv.engine.carry, M10)
+    carried: tuple[tuple[int, CarriedFighter], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.positions) != len(self.roster):
@@ -94,6 +97,10 @@ class Game:
             raise GameSetupError("round_limit must be at least 1")
         if self.decision_cap < 1:
             raise GameSetupError("decision_cap must be at least 1")
+        if self.carried:
+            from cwenv.engine.carry import check_carried
+
+            check_carried(self)
 
     def new_combat(self, seed: int | None = None, dice: Dice | None = None) -> Combat:
         """Start a combat: one seeded generator (or the given dice) for all its draws."""

@@ -152,7 +152,9 @@ SHARED: dict[str, str] = {
 FIRST_ADDITION = 48
 """The number of the first project addition (the shared checklist ends at X47)."""
 
-PROJECT_ADDITIONS: dict[str, str] = {}
+PROJECT_ADDITIONS: dict[str, str] = {
+    "X61": 'M10 "etwas dummes, aber draufgängerisches" without Mumm: what earns the point back, and when?',
+}
 """Open readings found by the fidelity audit (issue #15) that the shared checklist has no
 X-ID for; each is a named rule option (docs/rules.md)."""
 

@@ -144,6 +144,27 @@ class MummRegen(Enum):
     RESTORE_TO_HALF = "restore_to_half"
 
 
+class DaringMumm(Enum):
+    """X61: what counts as 'etwas dummes, aber draufgängerisches' (M10)."""
+
+    NEVER = "never"  # no Tycoon judges it
+    ACTIONBONUS_WITHOUT_MUMM = "actionbonus_without_mumm"  # a P03 stunt with no Mumm on it
+
+
+class HelpModifier(Enum):
+    """X59, P08: 'Es gilt in der Regel derselbe Modifikator wie für die Hauptprobe'."""
+
+    MAIN_CHECK = "main_check"  # the main check's situational modifiers (weapon, range, cover)
+    NONE = "none"  # the helper's bare value and own conditions
+
+
+class HelpScope(Enum):
+    """X60, P08 in combat: which check of the helped ally an announced help counts for."""
+
+    OWN_CHECKS = "own_checks"  # the next check of the ally's own turn (attack, climb, ...)
+    ATTACKS = "attacks"  # only the ally's next attack, manoeuvre or hack
+
+
 class RucksackFailure(Enum):
     ACTION_LOST = "action_lost"
     ITEM_LOST = "item_lost"

@@ -95,6 +95,10 @@ def resolve_source(spec: str) -> str:
 def resolve_scenario(spec: str) -> str:
     """A scenario spec as plans store it: its file resolved (:func:`resolve_source`) behind
     its ruleset's prefix; Corporate Wars' without one (``cw:duell`` is ``duell``)."""
+    from cwenv.runner.jobs import JOB_PREFIX, is_job, job_target
+
+    if is_job(spec):  # a job (cwenv.runner.jobs) keeps its prefix
+        return JOB_PREFIX + resolve_source(job_target(spec))
     ruleset, rest = ruleset_and_scenario(spec)
     return rulesets.join(ruleset, resolve_source(rest))
 
@@ -102,6 +106,10 @@ def resolve_scenario(spec: str) -> str:
 def ruleset_and_scenario(spec: str) -> tuple[Ruleset, str]:
     """The ruleset of a scenario spec and the scenario within it (a :class:`RunnerError`
     for an unknown or broken ruleset)."""
+    from cwenv.runner.jobs import JOB_RULESET, is_job, job_target
+
+    if is_job(spec):
+        return JOB_RULESET, job_target(spec)
     try:
         return rulesets.split(spec)
     except rulesets.UnknownRulesetError as exc:
@@ -158,6 +166,10 @@ def load_game(scenario: str, rules: str | None = None, *, fresh: bool = False) -
             f"scenario {scenario!r} is a game of {loaded.ruleset.title} (ruleset "
             f"{loaded.ruleset.name!r}); this needs a Corporate Wars scenario"
         )
+    from cwenv.runner.jobs import JobGame
+
+    if isinstance(loaded.game, JobGame):
+        raise RunnerError(f"{scenario!r} is a job of several fights; this needs one scenario")
     game: Game = loaded.game
     return game
 
@@ -207,13 +219,17 @@ def check_fit(
     """Before any game: an agent that can tell it cannot play ``game`` (a policy bundle
     trained for another action window, through its ``prepare``) stops the run with a
     :class:`RunnerError` naming the scenario, instead of failing every game."""
+    from cwenv.runner.jobs import JobGame
+
+    games = game.games if isinstance(game, JobGame) else (game,)  # a job: each fight
     for agent in {id(a): a for a in make_agents(runners, nscs, ruleset).values()}.values():
         prepare = getattr(agent, "prepare", None)
         if callable(prepare):
-            try:
-                prepare(game)
-            except ValueError as exc:
-                raise RunnerError(f"{where}: {exc}") from None
+            for one in games:
+                try:
+                    prepare(one)
+                except ValueError as exc:
+                    raise RunnerError(f"{where}: {exc}") from None
 
 
 def play_game(loaded: LoadedGame, runners: str, nscs: str, seed: int) -> Any:
@@ -221,6 +237,9 @@ def play_game(loaded: LoadedGame, runners: str, nscs: str, seed: int) -> Any:
     from cwenv.agent import play_through
 
     ruleset = loaded.ruleset
+    own_play = getattr(ruleset, "play", None)
+    if callable(own_play):  # a ruleset whose game is several plays in a row (a job)
+        return own_play(loaded.game, runners, nscs, seed)
     state = ruleset.new_state(loaded.game, seed)
     for side, spec in enumerate((runners, nscs)):
         tags = split_restriction(spec, ruleset)[1]

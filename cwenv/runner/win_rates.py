@@ -93,7 +93,9 @@ class SimulationStats:
                 "mean_lp_lost": self.mean(self.lp_lost.get(side, 0)),
             }
         low, high = wilson_interval(self.draws, self.games)
+        job = job_fights(self.counters)
         return {
+            **({"fights": job} if job else {}),
             "games": self.games,
             "sides": sides,
             "draws": self.draws,
@@ -104,3 +106,22 @@ class SimulationStats:
             "mumm": self.mumm,
             "actions": self.actions,
         }
+
+
+def job_fights(counters: dict[str, int]) -> dict[str, dict[str, Any]]:
+    """Per fight ``k`` of a job (the ``job:`` counters, :mod:`cwenv.runner.job_record`):
+    how many games reached it, the Runners won it, it ended the job, and the Runners' mean
+    LP and Mumm (all Runners added up) at its start; empty for a scenario."""
+    job = _prefixed(counters, "job:")
+    fights = sorted({int(k.rsplit(":", 1)[1]) for k in job if k.startswith("reached:")})
+    out: dict[str, dict[str, Any]] = {}
+    for k in fights:
+        reached = job[f"reached:{k}"]
+        out[str(k)] = {
+            "reached": reached,
+            "runner_wins": job.get(f"won:{k}", 0),
+            "ended_job": job.get(f"ended:{k}", 0),
+            "mean_lp_start": job.get(f"lp_start:{k}", 0) / reached,
+            "mean_mumm_start": job.get(f"mumm_start:{k}", 0) / reached,
+        }
+    return out

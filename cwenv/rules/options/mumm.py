@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cwenv.rules.options.documented import Section, documented
-from cwenv.rules.readings import MummRegen, ShakeTiming
+from cwenv.rules.readings import DaringMumm, MummRegen, ShakeTiming
 
 
 @dataclass(frozen=True)
@@ -63,4 +63,14 @@ class MummOptions(Section):
         "(nothing to gain, X44 keeps it niedergeworfen; M04 stays affordable) and not for "
         "Benommen during the turn's forced Mumm-Probe (Z02: the Handlung is spent anyway).",
         "own_turn",
+    )
+    mumm_daring: DaringMumm = documented(
+        DaringMumm.NEVER,
+        "X61",
+        "M10 'Erhalte einen Mummpunkt zurück, wenn du etwas dummes, aber draufgängerisches "
+        "tust, ohne dabei Mummpunkte einzusetzen': only a Tycoon can judge that, and a "
+        "simulation has none (as for X14).",
+        "actionbonus_without_mumm: each check a Runner makes with the declared Actionbonus "
+        "(P03, needs X14 declared_once_per_round) and spends no Mumm on gives 1 Mumm back, up "
+        "to the maximum, credited when the fight ends (between the fights of a job)",
     )
