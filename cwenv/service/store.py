@@ -72,6 +72,7 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(SCHEMA)
+        self._written: dict[str, tuple[str | None, ...]] = {}  # a read writes nothing
 
     def put(self, fight: Fight) -> None:
         row = (
@@ -82,7 +83,10 @@ class Store:
             _pending_json(fight.pending),
         )
         with self._lock:
+            if self._written.get(fight.id) == row:
+                return
             self._db.execute("INSERT OR REPLACE INTO fights VALUES (?, ?, ?, ?, ?)", row)
+            self._written[fight.id] = row
 
     def get(self, fight_id: str) -> Row | None:
         with self._lock:
@@ -102,6 +106,7 @@ class Store:
     def delete(self, fight_id: str) -> None:
         with self._lock:
             self._db.execute("DELETE FROM fights WHERE id = ?", (fight_id,))
+            self._written.pop(fight_id, None)
 
     def close(self) -> None:
         with self._lock:
