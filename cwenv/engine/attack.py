@@ -190,10 +190,9 @@ class AttackFrame(Frame):
         self.attack = result
         t = c.fighters[self.target]
         if not result.success:
-            if result.patzer:
-                c.count("patzer")
-                self.stage = _AFTER_PATZER
-                return patzer_effects(c, a, t, self.mode, self.index)
+            # C05 before the Patzer: a Pasch that fails only by the cover penalty 'wäre
+            # ohne den Deckungsabzug erfolgreich gewesen' (a Volltreffer on the coverer);
+            # when the 50 % spares the coverer, the failed Pasch stays a Patzer (P06).
             if self.cover.living and result.total <= self.no_cover_pw and result.total < 19:
                 d = c.d10()  # C05: 50 % (1–5 on a W10) that the covering creature is hit
                 if d <= 5:
@@ -203,6 +202,10 @@ class AttackFrame(Frame):
                     self.attack = resolve_probe(self.no_cover_pw, result.d1, result.d2, c.options)
                     self.aim_qs = 0
                     return self._next_target(c, a)
+            if result.patzer:
+                c.count("patzer")
+                self.stage = _AFTER_PATZER
+                return patzer_effects(c, a, t, self.mode, self.index)
             c.emit(ev.AttackFailed(a.idx, t.idx, "verfehlt"))
             return DONE
         if result.volltreffer:
