@@ -8,9 +8,14 @@ import pytest
 
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
-from cwenv.model.types import Side
-from tests.helpers import fighter
+from cwenv.engine.conditions import gain_condition
+from cwenv.engine.movement import movement_allowance
+from cwenv.engine.state import Combat
+from cwenv.engine.turn import turn_of
+from cwenv.model.types import Condition, Side
+from tests.helpers import fighter, find
 from tests.test_rules_cover import INIT3, TAIL, fight, of, shoot
+from tests.test_rules_mumm import duel
 
 
 # -- C05 with a Pasch (item 12) -------------------------------------------------------------
@@ -36,3 +41,55 @@ def test_c05_a_pasch_that_fails_only_by_living_cover(d10: int, redirected: bool)
     assert hit.target == 2 and hit.qs == 3
     assert ev.TableKind.PATZER not in tables
     assert ev.TableKind.VOLLTREFFER in [e.table for e in of(c, ev.TableRolled)]
+
+
+# -- Z02/M07: the extra action after a successful Mumm-Probe (item 7) ---------------------------
+def _benommen_turn(probe: tuple[int, int]) -> Combat:
+    """The Wache (Mumm 4) starts its turn benommen and rolls the Mumm-Probe (Z02)."""
+    c = duel([*probe], enemy={"mumm": 4, "mumm_max": 4})
+    gain_condition(c, c.fighters[1], Condition.BENOMMEN)
+    c.apply(find(c, ActionKind.END_TURN))
+    c.apply(find(c, ActionKind.MUMM_PROBE))
+    while c.decision is not None and c.decision.kind in (
+        DecisionKind.PRE_CHECK,
+        DecisionKind.POST_CHECK,
+    ):
+        c.apply(
+            find(
+                c,
+                ActionKind.PRE_NONE
+                if c.decision.kind is DecisionKind.PRE_CHECK
+                else ActionKind.POST_ACCEPT,
+            )
+        )
+    return c
+
+
+def test_m07_after_a_successful_mumm_probe() -> None:
+    """M07 'während deiner Initiativephase eine zusätzliche Aktion': the Mumm-Probe (3+4 = 7)
+    ends Benommen and used the turn's Handlung, so 2 Mumm buy one more — an attack, with
+    one movement allowance (X38 mumm_extra_action_moves); the benommen turn's own
+    movement stays lost (X40)."""
+    c = _benommen_turn((3, 4))
+    wache = c.fighters[1]
+    assert not wache.has(Condition.BENOMMEN)
+    assert c.decision is not None and c.decision.kind is DecisionKind.TURN
+    assert c.decision.fighter == 1
+    kinds = {a.kind for a in c.legal_actions()}
+    assert kinds == {ActionKind.MUMM_EXTRA_ACTION, ActionKind.END_TURN}
+    c.apply(find(c, ActionKind.MUMM_EXTRA_ACTION))
+    assert wache.mumm == 2
+    kinds = {a.kind for a in c.legal_actions()}
+    assert ActionKind.ATTACK in kinds and ActionKind.MOVE in kinds
+    turn = turn_of(c, 1)
+    assert turn.move_left(c, wache) == movement_allowance(c, wache)
+
+
+def test_m07_not_after_a_failed_mumm_probe() -> None:
+    """Z02 'Solange du benommen bist, kannst du nicht handeln': 8+9 = 17 fails, the Wache
+    stays benommen and is offered no M07 (only M08, and ending the turn)."""
+    c = _benommen_turn((8, 9))
+    assert c.fighters[1].has(Condition.BENOMMEN)
+    assert c.decision is not None and c.decision.fighter == 1  # M08 on Benommen is left
+    kinds = {a.kind for a in c.legal_actions()}
+    assert kinds == {ActionKind.MUMM_SHAKE, ActionKind.END_TURN}

@@ -79,6 +79,11 @@ class TurnFrame(Frame):
         self.hard_routes: Reach = NO_REACH  # … and its difficult-step search (H07)
         self.legal: list[Action] | None = None  # its legal choices, restricted (None: stale)
 
+    def recovered(self, f: FighterState) -> bool:
+        """Z02, M07: the turn's Mumm-Probe (its Handlung) ended Benommen, so the fighter
+        may act again 'während deiner Initiativephase' — with an extra action (M07)."""
+        return self.benommen and self.handlungen <= 0 and not f.conditions >> Condition.BENOMMEN & 1
+
     def move_left(self, c: Combat, f: FighterState) -> int:
         if self.benommen:
             return 0  # X40: no movement while benommen
@@ -134,6 +139,9 @@ class TurnFrame(Frame):
             spend_mumm(c, f, MummSpend.ZUSAETZLICHE_AKTION)
             f.extra_action_used = True
             self.handlungen += 1
+            if self.benommen:  # after the Mumm-Probe: the forfeited movement stays lost (X40)
+                self.benommen = False
+                self.grants = 0
             if c.options.mumm_extra_action_moves:
                 self.grants += 1
             return None
@@ -177,6 +185,8 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
         if turn.handlungen > 0:
             acts.append(Action(ActionKind.MUMM_PROBE, fighter))  # Z02: must
             return acts
+        if turn.recovered(f) and _extra_action_open(c, f):
+            acts.append(Action(ActionKind.MUMM_EXTRA_ACTION, fighter))  # M07 after Z02
         acts.append(Action(ActionKind.END_TURN, fighter))
         return acts
     move_left = turn.move_left(c, f)
@@ -197,11 +207,16 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
         committed = (
             bool(handlungen) and turn.moved > 0 and not c.options.move_with_forfeited_handlung
         )
-    elif not f.extra_action_used and can_spend_mumm(c, f, MummSpend.ZUSAETZLICHE_AKTION.cost):
+    elif _extra_action_open(c, f):
         acts.append(Action(ActionKind.MUMM_EXTRA_ACTION, fighter))
     if not committed:
         acts.append(Action(ActionKind.END_TURN, fighter))
     return acts
+
+
+def _extra_action_open(c: Combat, f: FighterState) -> bool:
+    """M07: once per round, for 2 Mumm (M11, X10, X11)."""
+    return not f.extra_action_used and can_spend_mumm(c, f, MummSpend.ZUSAETZLICHE_AKTION.cost)
 
 
 class MoveSearch(NamedTuple):

@@ -180,7 +180,8 @@ def _turn_problem(c: Combat, f: FighterState, a: Action) -> str | None:
 
     turn = turn_of(c, f.idx)
     kind = a.kind
-    if turn.benommen and kind not in _FREE_TURN:
+    recovered = kind is K.MUMM_EXTRA_ACTION and turn.recovered(f)  # M07 after Z02's probe
+    if turn.benommen and kind not in _FREE_TURN and not recovered:
         return "benommen: the turn's Handlung is the Mumm-Probe, and there is no movement (Z02)"
     if kind is K.END_TURN and turn.benommen:
         return "benommen: the Mumm-Probe comes first, it is the turn's Handlung (Z02)"
