@@ -261,7 +261,7 @@ doctrines' per-cell loops."""
 def shot_base(board: Board, a: FighterState, t: FighterState, wi: int) -> int:
     """The Probenwert of ``a``'s weapon ``wi`` on ``t`` before range, cover and Zielen — the
     same from every cell: skill and weapon (A01), a melee blow on a prone target (R06, X23),
-    a disarmed NSC's malus (K05), help (P08)."""
+    a disarmed NSC's malus (K05)."""
     w = a.weapons[wi]
     opts = board.options
     pw = board.check_value(a, CheckValue(w.skill.value), attack=True) + w.attack_modifier
@@ -269,7 +269,7 @@ def shot_base(board: Board, a: FighterState, t: FighterState, wi: int) -> int:
         pw -= PRONE_TARGET_MALUS
     if a.disarmed:
         pw -= opts.entwaffnen_nsc_penalty
-    return pw + a.help_bonus
+    return pw  # announced help (P08) rolls with the check: unknown before it
 
 
 def shot_modifier(rm: int, cover: CoverLevel, prone_bonus: bool) -> int:

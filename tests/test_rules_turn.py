@@ -207,9 +207,9 @@ def test_p08_x41_helfen_gives_the_best_qs_as_bonus() -> None:
         ]
     )
     c = scripted(game, init_dice(game) + [3, 5] + [5] * 40)
-    c.apply(find(c, ActionKind.HELFEN, target=1))  # Fernkampf 12: 8 → QS 2
-    assert c.fighters[1].help_bonus == 2
-    next_turn_of(c, 1)
+    c.apply(find(c, ActionKind.HELFEN, target=1))  # announced: Kira rolls with Jax's shot
+    assert c.fighters[1].helpers == (0,)
+    next_turn_of(c, 1)  # Kira: Fernkampf 12, roll 8 → QS 2
     c.apply(find(c, ActionKind.ATTACK, target=2, arg=0))
     if c.decision is not None and c.decision.kind is DecisionKind.NIEDERWERFEN:
         c.apply(find(c, ActionKind.STAY_UP))

@@ -179,7 +179,6 @@ class AttackFrame(Frame):
         if a.aim_stacks and self.mode is AttackMode.WEAPON and plan.ranged:
             a.aim_stacks = 0  # the aim is spent on this shot (X03)
             a.aim_target = -1
-        a.help_bonus = 0  # P08: the help counts for this one check
         self.no_cover_pw = plan.no_cover_probenwert
         self.stage = _ROLLED
         about = CheckInfo(CheckPurpose.ATTACK, self.ref(t.idx, None))

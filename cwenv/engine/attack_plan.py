@@ -16,7 +16,6 @@ from cwenv.engine.parts import (
     AIM,
     COVER_SOURCES,
     DISARMED,
-    HELP,
     MANEUVER_SOURCES,
     PRONE_TARGET,
     RANGE,
@@ -111,8 +110,9 @@ def plan_attack(
 ) -> AttackPlan:
     """The attack value's parts (A01): skill and conditions, the weapon's modifier, range,
     cover (C01–C04, R06), Zielen (H11, X03), a disarmed NSC's −2 (K01), manoeuvre
-    difficulty (K01, K03), help (P08). Pure: it changes nothing, so menus and agents can
-    show the exact odds of an attack before it is made."""
+    difficulty (K01, K03). Announced help (P08) is no part: its helpers roll with the check
+    (:mod:`cwenv.engine.helping`). Pure: it changes nothing, so menus and agents can show
+    the exact odds of an attack before it is made."""
     ranged = attack_is_ranged(a, mode, index)
     radius = area_radius(a, mode, index)
     if mode is AttackMode.HACK:
@@ -161,8 +161,6 @@ def plan_attack(
         aim_qs = opts.zielen_qs_bonus * a.aim_stacks
     if a.disarmed:
         parts.append((DISARMED, -c.options.entwaffnen_nsc_penalty))
-    if a.help_bonus:
-        parts.append((HELP, a.help_bonus))
     probenwert = sum(v for _, v in parts)
     return AttackPlan(
         tuple(parts),

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.frames import Frame, Return
+from cwenv.engine.helping import HELPED, UNASKED, help_step
 from cwenv.engine.parts import (
     ACTIONBONUS,
     BEHINDERUNG,
@@ -141,6 +142,7 @@ class CheckFrame(Frame):
         "about",
         "fighter",
         "first",
+        "helped",
         "improved",
         "own",
         "parts",
@@ -159,6 +161,7 @@ class CheckFrame(Frame):
         self.about = about
         self.own = own  # leading parts from the roller itself (check_parts): its conditions
         self.improved = 0
+        self.helped = UNASKED  # P08: the announced helpers (cwenv.engine.helping)
         self.rerolls = 0
         self.result: ProbeResult | None = None
         self.first: ProbeResult | None = None
@@ -286,6 +289,11 @@ class CheckFrame(Frame):
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         f = c.fighters[self.fighter]
+        if self.stage == _BEFORE_ROLL and self.helped != HELPED:  # P08: helpers roll first
+            helpers = help_step(c, self, value)
+            if helpers is not None:
+                return helpers
+            value = None
         if self.stage == _BEFORE_ROLL:  # before the roll: M02, M09
             if value is not None:
                 if value.kind is ActionKind.PRE_ACTIONBONUS:

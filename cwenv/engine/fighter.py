@@ -34,7 +34,7 @@ class FighterState:
         "fled",
         "focus_bonus",
         "grundwert",
-        "help_bonus",
+        "helpers",
         "idx",
         "initiative",
         "items",
@@ -92,7 +92,7 @@ class FighterState:
         self.backpack: list[ItemSpec] = list(spec.backpack)  # fetched with H06
         self.extra_action_used = False
         self.prone_bonus = False
-        self.help_bonus = 0
+        self.helpers: tuple[int, ...] = ()  # allies who announced help (P08, X60)
         self.focus_bonus = 0
         self.armour_bonus = 0
         self.actionbonus_used = False
@@ -123,7 +123,7 @@ class FighterState:
         twin.fled = self.fled
         twin.focus_bonus = self.focus_bonus
         twin.grundwert = self.grundwert
-        twin.help_bonus = self.help_bonus
+        twin.helpers = self.helpers
         twin.idx = self.idx
         twin.initiative = self.initiative
         twin.items = self.items.copy()

@@ -189,6 +189,15 @@ def _item_effect(
         lose_condition(c, f, condition, "Stimulans")
 
 
+def helfen(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
+    """P08, X41, X60: the helper announces its help (its Handlung); it rolls right before
+    the ally's next check (:mod:`cwenv.engine.helping`)."""
+    ally = c.fighters[action.target]
+    ally.helpers = (*ally.helpers, f.idx)
+    c.emit(ev.Acted(f.idx, "sagt Hilfe an", "", ally.idx))
+    return None
+
+
 # -- Handlungen decided by a check --------------------------------------------------------
 def shake_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """H12: the condition's own check (its entry in the conditions table)."""
@@ -237,21 +246,6 @@ def stabilise_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult
     return None
 
 
-def helfen_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
-    """P08: the helper supports the ally's attack with the same skill."""
-    ally = c.fighters[a.target]
-    return check(c, f, _helper_skill(ally), f"{ally.name} helfen", CheckPurpose.HELP)
-
-
-def helfen_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
-    """P08: the best helper QS is a bonus on the ally's next check."""
-    if result.success:
-        ally = c.fighters[a.target]
-        ally.help_bonus = max(ally.help_bonus, result.qs)
-        c.emit(ev.Acted(f.idx, "hilft", f"+{result.qs}", ally.idx))
-    return None
-
-
 def free_weapon_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """A08 Waffe blockiert: Technik for a ranged weapon, Unbeugsamkeit for a melee one."""
     w = f.weapons[a.weapon]
@@ -283,14 +277,6 @@ def rucksack_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult)
     return None
 
 
-def _helper_skill(ally: FighterState) -> CheckValue:
-    if ally.drawn >= 0 and ally.weapons[ally.drawn].kind is WeaponKind.RANGED:
-        return CheckValue.FERNKAMPF
-    if ally.spec.hacks:
-        return CheckValue.HACKING
-    return CheckValue.KAMPFKUNST
-
-
 class HandlungStage(IntEnum):
     """Where a :class:`CheckedHandlung` stands."""
 
@@ -304,8 +290,8 @@ _CHECK, _OUTCOME, _FINISHED = HandlungStage
 
 class CheckedHandlung(Frame):
     """A Handlung decided by a check: roll ``check_of``'s Probe, then apply ``outcome``
-    (shaking a condition, H12; the benommen Mumm-Probe, Z02; stabilising, D09; helping,
-    P08; freeing a jammed weapon, A08; searching the backpack, H06)."""
+    (shaking a condition, H12; the benommen Mumm-Probe, Z02; stabilising, D09;
+    freeing a jammed weapon, A08; searching the backpack, H06)."""
 
     __slots__ = ("action", "check_of", "fighter", "outcome")
 

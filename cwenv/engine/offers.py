@@ -218,6 +218,8 @@ def helfen_problem(c: Combat, f: FighterState, t: FighterState) -> str | None:
         return "the ally is not standing"
     if c.bm.distance(f.pos, t.pos) > HELP_RANGE_M:
         return f"the ally is more than {HELP_RANGE_M} m away"
+    if f.idx in t.helpers:
+        return "this help is announced already (P08)"
     return None
 
 

@@ -373,7 +373,7 @@ def _cleanup(c: Combat) -> None:
     opts = c.options
     for f in c.fighters:
         f.armour_bonus = 0
-        f.help_bonus = 0
+        f.helpers = ()
         f.focus_bonus = 0
         if opts.zielen_lost_at_round_end:
             f.aim_stacks = 0

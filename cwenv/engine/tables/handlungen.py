@@ -78,7 +78,7 @@ HANDLUNGEN: Mapping[ActionKind, HandlungRule] = rule_table(
         HandlungRule(K.CYBERWARE, "H09", h.cyberware),
         HandlungRule(K.SHAKE, "H12", check=h.shake_check, outcome=h.shake_outcome),
         HandlungRule(K.STABILISE, "D09", check=h.stabilise_check, outcome=h.stabilise_outcome),
-        HandlungRule(K.HELFEN, "P08", check=h.helfen_check, outcome=h.helfen_outcome),
+        HandlungRule(K.HELFEN, "P08", h.helfen),
         HandlungRule(
             K.FREE_WEAPON, "A08", check=h.free_weapon_check, outcome=h.free_weapon_outcome
         ),

@@ -46,6 +46,8 @@ from cwenv.rules.readings import (
     DifferenceQS as DifferenceQS,
     DropAbsorbed as DropAbsorbed,
     ForcedMovementBlockade as ForcedMovementBlockade,
+    HelpModifier as HelpModifier,
+    HelpScope as HelpScope,
     InitiativeSystem as InitiativeSystem,
     LivingCoverStacking as LivingCoverStacking,
     MeleeDefence as MeleeDefence,

@@ -17,6 +17,8 @@ from cwenv.rules.options.documented import Section, documented
 from cwenv.rules.readings import (
     ActionBonusMode,
     DifferenceQS,
+    HelpModifier,
+    HelpScope,
     VolltrefferQS,
 )
 
@@ -72,6 +74,24 @@ class ProbeOptions(Section):
     nsc_may_help: bool = documented(False, "X41", "P08 speaks of Runner.", "true")
     nsc_actionbonus: bool = documented(
         False, "X41", "P03 grants the Actionbonus to a Runner.", "true (with X14 declared)"
+    )
+    help_modifier: HelpModifier = documented(
+        HelpModifier.MAIN_CHECK,
+        "X59",
+        "'In der Regel derselbe Modifikator wie für die Hauptprobe': a helper rolls the main "
+        "check's skill with its modifiers beyond the actor's own (weapon, range, cover, "
+        "Zielen, manoeuvre difficulty, a disarmed NSC's malus), and its own conditions.",
+        "none: the helper's skill and own conditions only",
+    )
+    help_scope: HelpScope = documented(
+        HelpScope.OWN_CHECKS,
+        "X60",
+        "A helper announces help with its Handlung; the helpers roll right before the "
+        "ally's next check in the ally's own turn (an attack, manoeuvre or hack, a "
+        "Schwierige Bewegung or climb, stabilising, shaking off, the benommen Mumm-Probe, "
+        "freeing a weapon, the backpack), not a defence or reaction; the help ends with "
+        "the round.",
+        "attacks: only the ally's next attack, manoeuvre or hack",
     )
 
     def is_mental(self, check: CheckValue) -> bool:
