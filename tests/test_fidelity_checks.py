@@ -12,9 +12,11 @@ from cwenv.engine.conditions import gain_condition
 from cwenv.engine.movement import movement_allowance
 from cwenv.engine.state import Combat
 from cwenv.engine.turn import turn_of
-from cwenv.model.types import Condition, Side
+from cwenv.model.types import Condition, Maneuver, Side
+from cwenv.rules.options import ManeuverCrit
 from tests.helpers import fighter, find
 from tests.test_rules_cover import INIT3, TAIL, fight, of, shoot
+from tests.test_rules_maneuvers import INIT as MANEUVER_INIT, maneuver, setup
 from tests.test_rules_mumm import duel
 
 
@@ -93,3 +95,45 @@ def test_m07_not_after_a_failed_mumm_probe() -> None:
     assert c.decision is not None and c.decision.fighter == 1  # M08 on Benommen is left
     kinds = {a.kind for a in c.legal_actions()}
     assert kinds == {ActionKind.MUMM_SHAKE, ActionKind.END_TURN}
+
+
+# -- X33: the Volltreffer table for a Kampfmanöver without damage (item 13) -----------------
+@pytest.mark.parametrize(
+    ("rows", "table", "zehrend", "verwirrt"),
+    [
+        (ManeuverCrit.CONDITIONS, (3, 3), False, False),  # Tiefe Wunde: its Blutung is damage
+        (ManeuverCrit.CONDITIONS, (4, 4), False, True),  # Kopftreffer: verwirrt stays
+        (ManeuverCrit.ALL_ROWS, (3, 3), True, False),
+        (ManeuverCrit.ALL_ROWS, (4, 4), False, True),
+        (ManeuverCrit.NONE, (3, 3), False, False),
+        (ManeuverCrit.NONE, (4, 4), False, False),
+    ],
+)
+def test_x33_volltreffer_rows_of_a_maneuver_without_damage(
+    rows: ManeuverCrit, table: tuple[int, int], zehrend: bool, verwirrt: bool
+) -> None:
+    """A07/X33 with maneuver_damage false: Kira's Umreissen rolls 3+3 (a Volltreffer, QS 3
+    from Kampfkunst 14); the table's 2W10 − 3 gives Tiefe Wunde (3+3) or Kopftreffer (4+4).
+    By default ('damage rows void') only the condition acts — no bleeding from a throw;
+    all_rows also starts Zehrend (LP, Blutung); none rolls no table at all."""
+    c = setup([*MANEUVER_INIT, 3, 3, *table, *TAIL], maneuver_volltreffer_rows=rows)
+    maneuver(c, Maneuver.UMREISSEN)
+    wache = c.fighters[1]
+    assert of(c, ev.Hit)[-1].qs == 3 and wache.has(Condition.NIEDERGEWORFEN)
+    rolled = [e for e in of(c, ev.TableRolled) if e.table is ev.TableKind.VOLLTREFFER]
+    assert bool(rolled) is (rows is not ManeuverCrit.NONE)
+    assert ("Blutung" in wache.zehrend) is zehrend
+    assert wache.has(Condition.VERWIRRT) is verwirrt
+    assert wache.lp == wache.spec.lp  # no damage, no extra dice
+
+
+def test_x33_a_maneuver_with_damage_takes_every_row() -> None:
+    """With maneuver_damage true the manoeuvre deals damage, so Tiefe Wunde's bleeding acts
+    whatever maneuver_volltreffer_rows says."""
+    c = setup(
+        [*MANEUVER_INIT, 3, 3, 3, 3, *TAIL],
+        maneuver_damage=True,
+        maneuver_volltreffer_rows=ManeuverCrit.NONE,
+    )
+    maneuver(c, Maneuver.UMREISSEN)
+    assert "Blutung" in c.fighters[1].zehrend

@@ -30,11 +30,12 @@ from cwenv.engine.conditions import (
 from cwenv.engine.cover import NO_COVER, Cover
 from cwenv.engine.effects import patzer_effects
 from cwenv.engine.frames import DONE, Frame, Return
-from cwenv.engine.hits import hit_effects
+from cwenv.engine.hits import crit_rows, hit_effects
 from cwenv.engine.payloads import AttackPrompt, AttackRef, CheckInfo, CheckPurpose
 from cwenv.invariants import present
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import AttackMode, Condition, CoverLevel, Maneuver
+from cwenv.rules.options import ManeuverCrit
 from cwenv.rules.probe import ProbeResult, contest, resolve_probe
 from cwenv.rules.tables import volltreffer_effect
 
@@ -296,12 +297,14 @@ class AttackFrame(Frame):
         direct = False
         crit_cond: Condition | None = None
         crit_zehrend: str | None = None
-        if attack.volltreffer:
+        rows = crit_rows(c.options, self.mode)
+        if attack.volltreffer and rows is not ManeuverCrit.NONE:
             d1, d2 = c.d10(), c.d10()
             effect = volltreffer_effect(d1 + d2 - qs)
             c.emit(ev.TableRolled(a.idx, ev.TableKind.VOLLTREFFER, d1, d2, qs, effect.row.value))
             extra, direct = effect.extra_dice, effect.direct
-            crit_cond, crit_zehrend = effect.condition, effect.zehrend
+            crit_cond = effect.condition
+            crit_zehrend = effect.zehrend if rows is ManeuverCrit.ALL_ROWS else None
         self.stage = _EFFECTS_DONE
         self.ti += 1
         return hit_effects(

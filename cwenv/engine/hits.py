@@ -16,12 +16,21 @@ from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.model.specs import UNARMED
 from cwenv.model.types import ArmourMode, AttackMode, Condition, Maneuver
-from cwenv.rules.options import CritExtraDie
+from cwenv.rules.options import CritExtraDie, ManeuverCrit
 
 if TYPE_CHECKING:
     from cwenv.engine.actions import Decision
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
+    from cwenv.rules.options import RuleOptions
+
+
+def crit_rows(opts: RuleOptions, mode: AttackMode) -> ManeuverCrit:
+    """A07, X33: which Volltreffer rows act — all for an attack that deals damage, a
+    damage-free Kampfmanöver's by ``maneuver_volltreffer_rows``."""
+    if mode is AttackMode.MANEUVER and not opts.maneuver_damage:
+        return opts.maneuver_volltreffer_rows
+    return ManeuverCrit.ALL_ROWS
 
 
 def hit_effects(

@@ -175,3 +175,12 @@ class ShakeTiming(Enum):
 
     ANY_DECISION = "any_decision"  # at any decision of the fighter, own turn or not
     OWN_TURN = "own_turn"  # only during the fighter's own turn
+
+
+class ManeuverCrit(Enum):
+    """X33, A07 for a Kampfmanöver that deals no damage (X22 ``maneuver_damage`` false):
+    which rows of the Volltreffer table still act."""
+
+    CONDITIONS = "conditions"  # verwirrt, eingeschränkt; the extra dice and Zehrend are damage
+    ALL_ROWS = "all_rows"  # the rows' conditions and Zehrend (only the extra dice are void)
+    NONE = "none"  # no table: the Volltreffer gives only the highest QS

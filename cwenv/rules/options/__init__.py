@@ -50,6 +50,7 @@ from cwenv.rules.readings import (
     HelpScope as HelpScope,
     InitiativeSystem as InitiativeSystem,
     LivingCoverStacking as LivingCoverStacking,
+    ManeuverCrit as ManeuverCrit,
     MeleeDefence as MeleeDefence,
     MummRegen as MummRegen,
     NscAtZero as NscAtZero,

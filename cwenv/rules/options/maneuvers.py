@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cwenv.rules.options.documented import Section, documented
+from cwenv.rules.readings import ManeuverCrit
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,16 @@ class ManeuverOptions(Section):
     maneuver_reaction_cost: int = documented(1, "X22", "A defence costs one reaction (A02).", "0")
     maneuver_damage: bool = documented(
         False, "X22", "K lists effects only; no manoeuvre states damage.", "true"
+    )
+    maneuver_volltreffer_rows: ManeuverCrit = documented(
+        ManeuverCrit.CONDITIONS,
+        "X33",
+        "A07 for every attack, 'damage rows void for manoeuvres' (X33's suggestion): a "
+        "Kampfmanöver that deals no damage (maneuver_damage false) takes the table's "
+        "verwirrt and eingeschränkt, but neither its extra dice nor Zehrend (LP, Blutung), "
+        "which is zehrender Schaden. With maneuver_damage true every row applies.",
+        "all_rows: conditions and Zehrend apply (only the extra dice are void); none: no "
+        "table roll for a manoeuvre",
     )
     entwaffnen_nsc_penalty: int = documented(
         2, "X22", "K01: NSCs get −2 on attack and damage for the rest of the fight.", "int"
