@@ -36,6 +36,7 @@ def settings_of(
     db: Path | None,
     max_fights: int,
     max_body: int,
+    games: Path | None = None,
 ) -> Settings:
     """The service's settings; refuses another address than loopback without a token."""
     if not is_loopback(host) and not token:
@@ -54,6 +55,7 @@ def settings_of(
         db=db,
         max_fights=max_fights,
         max_body=max_body,
+        games=games,
     )
 
 
@@ -78,6 +80,13 @@ def serve(
     max_body: int = typer.Option(
         1_000_000, "--max-body", min=1024, help="Largest request body in bytes."
     ),
+    games: Path | None = typer.Option(
+        None,
+        "--games",
+        exists=True,
+        dir_okay=False,
+        help="A tournament or stress database whose games the page (/ui/) replays.",
+    ),
 ) -> None:
     """Serve the NSC brain as a JSON HTTP API: create fights, read them with exact odds, ask
     an agent, apply actions with dice from the table, undo (docs/service.md)."""
@@ -86,9 +95,10 @@ def serve(
     from cwenv.service.app import create_app
 
     settings = settings_of(
-        host, port, token, origin, allow_host, None if no_db else db, max_fights, max_body
+        host, port, token, origin, allow_host, None if no_db else db, max_fights, max_body, games
     )
     app = create_app(settings, agent_maker)
     shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"cwenv serve: http://{shown}:{port}/v1 (API: http://{shown}:{port}/docs)")
+    url = f"http://{shown}:{port}"
+    typer.echo(f"cwenv serve: {url}/v1 (API: {url}/docs, page: {url}/ui/)")
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -26,7 +26,7 @@ from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
 from cwenv.play.advise import Advice
 from cwenv.play.savefile import DiceMode
-from cwenv.service import origins
+from cwenv.service import origins, web
 from cwenv.service.bodies import ActBody, CreateFight, DiceBody, Settings, UndoBody
 from cwenv.service.errors import Issue, ServiceError, bad_field
 from cwenv.service.fights import Fight, StepResult, advice_for
@@ -293,6 +293,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
                 raise ServiceError(409, "nothing_to_undo", "no decision has been taken yet")
             return state_json(fight)
 
+    web.register(api, registry, settings, state_json)
     api.add_middleware(
         GateMiddleware,
         gate=Gate(
@@ -301,6 +302,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
             origins=settings.origins,
             allowed_hosts=settings.allowed_hosts,
             max_body=settings.max_body,
+            open_paths=Gate().open_paths | web.open_paths(),
         ),
     )
     return api

@@ -32,6 +32,7 @@ class Settings:
     max_fights: int = 64
     max_body: int = 1_000_000
     max_top: int = 10
+    games: Path | None = None  # a tournament or stress database for the page's Watch mode
 
 
 class CreateFight(BaseModel):

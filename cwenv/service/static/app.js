@@ -1,0 +1,305 @@
+// cwenv's browser view: Watch (stored or live agent games), Play (the Runners against
+// agents) and GM mode (the NSC proposes, the GM confirms). All data comes from /v1.
+import { get, post } from "./api.js";
+import { drawMap, legendHtml, linesOf } from "./map.js";
+import { actionButton, decisionText, fightersTable, menu, narrate, orderList } from "./panels.js";
+
+const $ = (id) => document.getElementById(id);
+const HUMAN = "RUNNER";
+const ui = {
+  mode: "play", fight: null, board: null, overlay: {}, selected: null, log: [], humanSteps: [],
+  frames: [], frame: 0, busy: false, advice: null,
+};
+
+function status(text) { $("status").textContent = text; }
+
+async function guard(task) {
+  if (ui.busy) return;
+  ui.busy = true;
+  document.body.dataset.busy = "true";
+  try { await task(); } catch (e) { status(`Fehler: ${e.message}`); console.error(e); }
+  finally { ui.busy = false; document.body.dataset.busy = "false"; }
+}
+
+function render() {
+  const b = ui.board;
+  if (!b || !b.map) return;
+  drawMap($("map"), b, ui.overlay, ui.selected);
+  $("legend").innerHTML = legendHtml(b.map);
+  $("round").textContent = `${b.scenario} · Runde ${b.round}`;
+  fightersTable($("fighters"), b);
+  orderList($("order"), b);
+  $("decision").textContent = decisionText(b);
+  const watching = ui.mode === "watch";
+  const d = b.decision;
+  const human = !watching && d && !b.outcome && (ui.mode === "gm" ? d.side === HUMAN || ui.override : d.side === HUMAN);
+  const prompt = human && d.kind !== "TURN";
+  $("prompt").hidden = !prompt;
+  if (prompt) {
+    const p = $("prompt");
+    p.replaceChildren();
+    const h = document.createElement("h2");
+    h.textContent = `${b.decision_label}: ${b.markers[d.fighter]} ${d.name}`;
+    p.append(h, ...b.legal_actions.map((a) => actionButton(a, pick)));
+    p.querySelector("button")?.focus();
+  }
+  if (human && !prompt) menu($("menu"), b, pick); else $("menu").replaceChildren();
+  if (ui.mode === "gm" && ui.override && d && d.side !== HUMAN) menu($("menu"), b, pick);
+  narrate($("narration"), ui.log.map((l) => l.text), ui.log.findIndex((l) => l.current));
+}
+
+function addEvents(events, fresh = true) {
+  for (const l of ui.log) l.current = false;
+  for (const e of events) ui.log.push({ text: e.text, current: fresh });
+  if (ui.log.length > 400) ui.log.splice(0, ui.log.length - 400);
+}
+
+async function load() {
+  ui.board = await get(`/fights/${ui.fight}/board`);
+  ui.selected = null;
+}
+
+async function act(body) {
+  const r = await post(`/fights/${ui.fight}/actions`, { ...body, expect_step: ui.board.step });
+  addEvents(r.events);
+  await load();
+  ui.overlay = { lines: linesOf(r.events) };
+  return r;
+}
+
+// Play: the agent answers every NSC decision, until the Runners decide or the fight ends.
+// GM mode: an NSC decision is shown as the agent's proposal.
+async function advance() {
+  for (let n = 0; n < 400; n++) {
+    const b = ui.board, d = b.decision;
+    if (!d || b.outcome || d.side === HUMAN) break;
+    if (ui.mode === "gm") { await propose(); return; }
+    status(`${d.name} (${$("agent").value}) denkt nach …`);
+    render();
+    await act({ agent: $("agent").value });
+  }
+  $("proposal").hidden = true;
+  status(ui.board.outcome ? "Kampf vorbei" : "Die Runner sind am Zug");
+  render();
+}
+
+async function propose() {
+  const d = ui.board.decision;
+  status(`${d.name}: Vorschlag von ${$("agent").value}`);
+  const advice = await get(`/fights/${ui.fight}/advice?agent=${encodeURIComponent($("agent").value)}&top=4`);
+  ui.advice = advice;
+  const rec = advice.recommended;
+  ui.overlay = { ...ui.overlay, proposal: { action: rec.action, cell: cellOf(rec.action.cell) } };
+  $("proposal").hidden = false;
+  $("proposal-label").textContent = `${ui.board.markers[d.fighter]} ${d.name}: ${rec.label}`;
+  $("proposal-reason").textContent = [rec.reason, scoreText(advice, rec)].filter(Boolean).join(" · ");
+  const alts = $("alternatives");
+  alts.replaceChildren();
+  for (const o of advice.alternatives) {
+    if (o.id === null) continue;
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.className = "alt";
+    b.dataset.id = o.id;
+    b.textContent = `${o.label}${o.reason ? ` — ${o.reason}` : ""} (${scoreText(advice, o)})`;
+    b.addEventListener("click", () => pick(o.id));
+    li.append(b);
+    alts.append(li);
+  }
+  const li = document.createElement("li");
+  const over = document.createElement("button");
+  over.id = "override";
+  over.textContent = "Übersteuern: eine andere legale Aktion";
+  over.addEventListener("click", () => { ui.override = true; render(); });
+  li.append(over);
+  alts.append(li);
+  render();
+}
+
+function scoreText(advice, o) {
+  if (o.score === null || o.score === undefined) return "";
+  return advice.score_kind === "probability" ? `${Math.round(o.score * 100)} %` : `${advice.score_kind} ${o.score.toFixed(2)}`;
+}
+
+function cellOf(index) {
+  if (index < 0) return null;
+  const w = ui.board.map.width;
+  return { x: index % w, y: Math.floor(index / w) };
+}
+
+function pick(id) {
+  guard(async () => {
+    const d = ui.board.decision;
+    if (d.side === HUMAN) ui.humanSteps.push(ui.board.step);
+    ui.override = false;
+    $("proposal").hidden = true;
+    await act({ action_id: id });
+    await advance();
+  });
+}
+
+async function focus(index) {
+  if (ui.mode === "watch") { ui.selected = index; render(); return; }
+  const f = await get(`/fights/${ui.fight}/fighters/${index}/focus`);
+  ui.selected = index;
+  ui.overlay = { reachable: f.reachable, sight: f.sight, targets: f.targets, proposal: ui.overlay.proposal };
+  const seen = f.targets.filter((t) => t.in_sight).length;
+  status(`${ui.board.markers[index]} ${ui.board.fighters[index].name}: ${f.reachable.length} Felder erreichbar, ` +
+    `${f.sight.length} Felder in Sichtlinie, ${seen} Gegner sichtbar` + (f.own_turn ? "" : " (nicht am Zug)"));
+  render();
+}
+
+async function start() {
+  const body = { scenario: $("scenario").value, seed: Number($("seed").value) || 0 };
+  const r = await post("/fights", body);
+  ui.fight = r.id;
+  ui.log = [];
+  ui.humanSteps = [];
+  ui.overlay = {};
+  history.replaceState(null, "", `?fight=${r.id}&mode=${ui.mode}${location.hash}`);
+  await load();
+  if (ui.mode === "watch") { ui.frames = [frameOf(ui.board, [])]; ui.frame = 0; showFrame(); return; }
+  await advance();
+}
+
+async function undo() {
+  if (!ui.fight || ui.mode === "watch") return;
+  // back to before the Runners' last decision (Play: the agents' answers go with it)
+  const target = ui.mode === "play" ? ui.humanSteps.pop() ?? ui.board.step - 1 : ui.board.step - 1;
+  while (ui.board.step > Math.max(0, target)) {
+    await post(`/fights/${ui.fight}/undo`, { expect_step: ui.board.step });
+    await load();
+  }
+  ui.log.push({ text: "— zurückgenommen —", current: false });
+  ui.overlay = {};
+  $("proposal").hidden = true;
+  status(`zurück bei Schritt ${ui.board.step}`);
+  if (ui.mode === "gm") await advance(); else render();
+}
+
+async function save() {
+  const data = await get(`/fights/${ui.fight}/save`);
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+  a.download = `cwenv-${ui.fight}.json`;
+  a.click();
+}
+
+// Watch: frames of a stored game, or of a live agent game played one step at a time.
+function frameOf(state, events, taken) { return { state, events, lines: linesOf(events), taken }; }
+
+function showFrame() {
+  const f = ui.frames[ui.frame];
+  ui.board = f.state;
+  ui.overlay = { lines: f.lines };
+  ui.log = [];
+  ui.frames.slice(0, ui.frame + 1).forEach((fr, i) => {
+    for (const e of fr.events) ui.log.push({ text: e.text, current: i === ui.frame });
+  });
+  $("step-label").textContent = `Schritt ${ui.frame} / ${ui.frames.length - 1}${ui.live ? "+" : ""}` +
+    (f.taken ? ` · ${f.taken.label}` : "");
+  render();
+}
+
+async function stepForward() {
+  if (ui.frame < ui.frames.length - 1) { ui.frame++; showFrame(); return; }
+  if (!ui.live || ui.board.outcome) return;
+  const side = ui.board.decision.side;
+  const agent = side === HUMAN ? $("runner-agent").value : $("agent").value;
+  const r = await post(`/fights/${ui.fight}/actions`, { agent, expect_step: ui.board.step });
+  await load();
+  ui.frames.push(frameOf(ui.board, r.events, { label: r.events.length ? `${agent}` : agent }));
+  ui.frame++;
+  showFrame();
+}
+
+function stepBack() { if (ui.frame > 0) { ui.frame--; showFrame(); } }
+
+async function listGames() {
+  const list = $("games");
+  list.replaceChildren();
+  try {
+    const found = await get("/games?limit=200");
+    $("games-note").textContent = `${found.db}: ${found.games.length} von ${found.total} Spielen`;
+    for (const g of found.games) {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.className = "game";
+      b.dataset.id = g.game_id;
+      b.textContent = `${g.game_id.slice(0, 10)} · ${g.scenario} · ${g.runners} gegen ${g.nscs} · ${g.result}` +
+        (g.rounds !== null ? ` (${g.rounds} Runden)` : "");
+      b.disabled = g.result === "unplayed";
+      b.addEventListener("click", () => guard(() => watchGame(g.game_id)));
+      li.append(b);
+      list.append(li);
+    }
+  } catch (e) {
+    $("games-note").textContent = e.status === 409 ? "Keine Spieldatenbank: cwenv serve --games DB" : e.message;
+  }
+}
+
+async function watchGame(id) {
+  status("Spiel wird nachgespielt …");
+  const r = await get(`/games/${encodeURIComponent(id)}/replay`);
+  ui.live = false;
+  ui.frames = r.frames.map((f) => ({ state: f.state, events: f.events, lines: f.lines, taken: f.taken }));
+  ui.frame = 0;
+  status(`${r.label}${r.matches === false ? " — weicht vom gespeicherten Ergebnis ab" : ""}`);
+  showFrame();
+}
+
+function setMode(mode) {
+  ui.mode = mode;
+  for (const b of document.querySelectorAll("nav button")) b.setAttribute("aria-selected", String(b.dataset.mode === mode));
+  const watch = mode === "watch";
+  $("watch-controls").hidden = !watch;
+  $("setup-games").hidden = !watch;
+  $("runner-agent-box").hidden = !watch;
+  $("tools").hidden = watch;
+  $("proposal").hidden = true;
+  $("start").textContent = watch ? "Live-Kampf der Agenten" : "Kampf beginnen";
+  if (watch) listGames();
+  if (ui.fight && !watch) guard(async () => { await load(); await advance(); });
+}
+
+async function init() {
+  const about = await get("");
+  for (const [id, values, chosen] of [["scenario", about.scenarios, "feuergefecht"], ["agent", about.agents, "taktiker"],
+    ["runner-agent", about.agents, "greedy"]]) {
+    const s = $(id);
+    for (const v of values) s.append(new Option(v, v, false, v === chosen));
+  }
+  document.querySelector("nav").addEventListener("click", (e) => { if (e.target.dataset.mode) setMode(e.target.dataset.mode); });
+  $("start").addEventListener("click", () => guard(async () => { ui.live = ui.mode === "watch"; await start(); }));
+  $("undo").addEventListener("click", () => guard(undo));
+  $("save").addEventListener("click", () => guard(save));
+  $("accept").addEventListener("click", () => { if (ui.advice) pick(ui.advice.recommended.id); });
+  $("step-fwd").addEventListener("click", () => guard(stepForward));
+  $("step-back").addEventListener("click", stepBack);
+  const svg = $("map");
+  const activate = (target) => {
+    const cell = target.closest(".reach");
+    if (cell) { pick(Number(cell.dataset.id)); return; }
+    const f = target.closest(".fighter");
+    if (f) guard(() => focus(Number(f.dataset.index)));
+  };
+  svg.addEventListener("click", (e) => activate(e.target));
+  svg.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); activate(e.target); }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (ui.mode === "watch" && e.key === "ArrowRight") guard(stepForward);
+    else if (ui.mode === "watch" && e.key === "ArrowLeft") stepBack();
+    else if (e.key === "u" && ui.mode !== "watch") guard(undo);
+  });
+  const params = new URLSearchParams(location.search);
+  setMode(params.get("mode") || "play");
+  if (params.get("fight")) {
+    ui.fight = params.get("fight");
+    await guard(async () => { await load(); if (ui.mode === "watch") { ui.frames = [frameOf(ui.board, [])]; ui.live = true; showFrame(); } else await advance(); });
+  }
+  document.body.dataset.ready = "true";
+}
+
+init().catch((e) => status(`Fehler: ${e.message}`));
