@@ -4,6 +4,8 @@ readings turned into named rule options (tests fail on the code before each fix)
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from cwenv.engine import events as ev
@@ -12,9 +14,10 @@ from cwenv.engine.conditions import gain_condition
 from cwenv.engine.movement import movement_allowance
 from cwenv.engine.state import Combat
 from cwenv.engine.turn import turn_of
+from cwenv.model.specs import HackSpec
 from cwenv.model.types import Condition, Maneuver, Side
-from cwenv.rules.options import ManeuverCrit
-from tests.helpers import fighter, find
+from cwenv.rules.options import DisarmedDamage, ManeuverCrit
+from tests.helpers import KNIFE, fighter, find
 from tests.test_rules_cover import INIT3, TAIL, fight, of, shoot
 from tests.test_rules_maneuvers import INIT as MANEUVER_INIT, maneuver, setup
 from tests.test_rules_mumm import duel
@@ -137,3 +140,40 @@ def test_x33_a_maneuver_with_damage_takes_every_row() -> None:
     )
     maneuver(c, Maneuver.UMREISSEN)
     assert "Blutung" in c.fighters[1].zehrend
+
+
+# -- K01/X22: a disarmed NSC's −2 on damage (item 15) -----------------------------------------
+ZAP = HackSpec("Synapsenbrand", range_m=20)
+
+
+def _disarmed_wache(dice: list[int], **opts: Any) -> Combat:
+    """Kira disarms the Wache (3+4 against Kampfkunst 14 − 2) and ends her turn."""
+    c = setup(
+        [*MANEUVER_INIT, 3, 4, *dice, *TAIL], w={"weapons": (KNIFE,), "hacks": (ZAP,)}, **opts
+    )
+    maneuver(c, Maneuver.ENTWAFFNEN)
+    assert c.fighters[1].disarmed
+    c.apply(find(c, ActionKind.END_TURN))
+    return c
+
+
+def test_k01_disarmed_nsc_minus_two_on_hack_damage() -> None:
+    """K01 'NSCs erhalten –2 auf Angriff und Schaden': the disarmed Wache's hack (2+3
+    against Hacking 10 − 2: QS 1) deals 5 − 2 = 3, not 5."""
+    c = _disarmed_wache([2, 3, 5])
+    c.apply(find(c, ActionKind.HACK, target=0, arg=0))
+    c.apply(find(c, ActionKind.STAY_UP))  # R06: Kira stays on her feet
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert of(c, ev.DamageRolled)[-1].total == 3 and c.fighters[0].lp == 27
+
+
+@pytest.mark.parametrize(
+    ("per", "total"), [(DisarmedDamage.TOTAL, 10), (DisarmedDamage.PER_DIE, 8)]
+)
+def test_x22_disarmed_penalty_on_the_total_or_per_die(per: DisarmedDamage, total: int) -> None:
+    """X22: the Wache's knife hit of QS 2 (3+4 ≤ 8) rolls 5 + 1 and 5 + 1 = 12; −2 once
+    (total, the default) or for each die (per_die)."""
+    c = _disarmed_wache([3, 4, 5, 5], entwaffnen_damage=per)
+    c.apply(find(c, ActionKind.ATTACK, target=0, arg=0))
+    c.apply(find(c, ActionKind.NO_DEFENCE))
+    assert of(c, ev.DamageRolled)[-1].total == total

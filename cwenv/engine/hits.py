@@ -16,7 +16,7 @@ from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.model.specs import UNARMED
 from cwenv.model.types import ArmourMode, AttackMode, Condition, Maneuver
-from cwenv.rules.options import CritExtraDie, ManeuverCrit
+from cwenv.rules.options import CritExtraDie, DisarmedDamage, ManeuverCrit
 
 if TYPE_CHECKING:
     from cwenv.engine.actions import Decision
@@ -31,6 +31,15 @@ def crit_rows(opts: RuleOptions, mode: AttackMode) -> ManeuverCrit:
     if mode is AttackMode.MANEUVER and not opts.maneuver_damage:
         return opts.maneuver_volltreffer_rows
     return ManeuverCrit.ALL_ROWS
+
+
+def disarmed_malus(opts: RuleOptions, a: FighterState, dice: int) -> int:
+    """K01, X22: a disarmed NSC's −2 on damage — weapon, unarmed and hack alike — on the
+    total or for each of the ``dice`` (``entwaffnen_damage``)."""
+    if not a.disarmed:
+        return 0
+    per = dice if opts.entwaffnen_damage is DisarmedDamage.PER_DIE else 1
+    return -opts.entwaffnen_nsc_penalty * per
 
 
 def hit_effects(
@@ -72,6 +81,7 @@ def hit_effects(
                     h.name,
                     bare=extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0,
                     direct_tail=extra if direct and not all_direct else 0,
+                    flat=disarmed_malus(opts, a, qs + extra),
                 )
             )
         if h.condition is not None:
@@ -87,7 +97,7 @@ def hit_effects(
         all_direct = direct and opts.zerschmettert_all_direct  # X33
         armour = ArmourMode.DIREKT if all_direct else weapon.armour_mode
         bare = extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0
-        flat = -opts.entwaffnen_nsc_penalty if a.disarmed else 0
+        flat = disarmed_malus(opts, a, qs + extra)
         frames.append(
             DamageFrame(
                 t.idx,

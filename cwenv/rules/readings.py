@@ -124,6 +124,7 @@ class BehinderungScope(Enum):
 
 
 class BlockadeGeometry(Enum):
+    PASSING = "passing"
     STAY_IN_REACH = "stay_in_reach"
     ENTER_REACH = "enter_reach"
 
@@ -184,3 +185,10 @@ class ManeuverCrit(Enum):
     CONDITIONS = "conditions"  # verwirrt, eingeschränkt; the extra dice and Zehrend are damage
     ALL_ROWS = "all_rows"  # the rows' conditions and Zehrend (only the extra dice are void)
     NONE = "none"  # no table: the Volltreffer gives only the highest QS
+
+
+class DisarmedDamage(Enum):
+    """X22, K01 'NSCs erhalten –2 auf Angriff und Schaden': how the −2 meets the damage."""
+
+    TOTAL = "total"  # once on the damage roll's total, after armour
+    PER_DIE = "per_die"  # once for each damage die (after armour)

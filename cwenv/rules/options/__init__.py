@@ -44,6 +44,7 @@ from cwenv.rules.readings import (
     CritExtraDie as CritExtraDie,
     DeathThreshold as DeathThreshold,
     DifferenceQS as DifferenceQS,
+    DisarmedDamage as DisarmedDamage,
     DropAbsorbed as DropAbsorbed,
     ForcedMovementBlockade as ForcedMovementBlockade,
     HelpModifier as HelpModifier,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cwenv.rules.options.documented import Section, documented
-from cwenv.rules.readings import ManeuverCrit
+from cwenv.rules.readings import DisarmedDamage, ManeuverCrit
 
 
 @dataclass(frozen=True)
@@ -39,4 +39,11 @@ class ManeuverOptions(Section):
     )
     entwaffnen_nsc_penalty: int = documented(
         2, "X22", "K01: NSCs get −2 on attack and damage for the rest of the fight.", "int"
+    )
+    entwaffnen_damage: DisarmedDamage = documented(
+        DisarmedDamage.TOTAL,
+        "X22",
+        "K01 '–2 auf Angriff und Schaden': one −2, like the attack's, on the total of a "
+        "damage roll (weapon, unarmed or hack), after armour.",
+        "per_die: −2 for each damage die (after armour)",
     )
