@@ -109,8 +109,10 @@ function line(a, b, attrs) {
 }
 
 // overlay: {reachable, sight, targets, lines, proposal}
-function overlayLayer(board, overlay) {
+// returns the cell marks (under the fighters) and the lines (over them)
+function overlayLayers(board, overlay) {
   const g = el("g", { id: "overlay" });
+  const top = el("g", { id: "lines" });
   for (const c of overlay.sight || []) {
     const [cx, cy] = centre(c);
     g.append(el("circle", { class: "sight", cx, cy, r: 2.5, "data-x": c.x, "data-y": c.y }));
@@ -137,7 +139,7 @@ function overlayLayer(board, overlay) {
     const a = board.fighters[l.from]?.cell;
     const b = board.fighters[l.to]?.cell;
     if (!a || !b) continue;
-    g.append(line(a, b, { class: `attack-line ${l.hit ? "hit" : "miss"}`, "data-from": l.from,
+    top.append(line(a, b, { class: `attack-line ${l.hit ? "hit" : "miss"}`, "data-from": l.from,
       "data-to": l.to, "data-hit": l.hit, "marker-end": "url(#arrow)" }));
   }
   const p = overlay.proposal;
@@ -145,15 +147,15 @@ function overlayLayer(board, overlay) {
     const actor = board.fighters[p.action.actor]?.cell;
     const to = p.action.target >= 0 ? board.fighters[p.action.target]?.cell : p.cell;
     if (actor && to) {
-      g.append(line(actor, to, { class: "proposal", "marker-end": "url(#arrow)", "data-kind": p.action.kind }));
-      g.append(el("rect", { class: "proposal-cell", x: to.x * CELL + 1, y: to.y * CELL + 1,
+      top.append(line(actor, to, { class: "proposal", "marker-end": "url(#arrow)", "data-kind": p.action.kind }));
+      top.append(el("rect", { class: "proposal-cell", x: to.x * CELL + 1, y: to.y * CELL + 1,
         width: CELL - 2, height: CELL - 2 }));
     } else if (actor) {
-      g.append(el("circle", { class: "proposal", cx: centre(actor)[0], cy: centre(actor)[1], r: 17,
+      top.append(el("circle", { class: "proposal", cx: centre(actor)[0], cy: centre(actor)[1], r: 17,
         "data-kind": p.action.kind }));
     }
   }
-  return g;
+  return [g, top];
 }
 
 export function drawMap(svg, board, overlay = {}, selected = null) {
@@ -162,7 +164,8 @@ export function drawMap(svg, board, overlay = {}, selected = null) {
   svg.setAttribute("width", map.width * CELL);
   svg.setAttribute("height", map.height * CELL);
   svg.setAttribute("viewBox", `0 0 ${map.width * CELL} ${map.height * CELL}`);
-  svg.append(defs(), terrainLayer(map), overlayLayer(board, overlay), fighterLayer(board, selected));
+  const [marks, lines] = overlayLayers(board, overlay);
+  svg.append(defs(), terrainLayer(map), marks, fighterLayer(board, selected), lines);
 }
 
 export function legendHtml(map) {
