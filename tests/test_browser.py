@@ -132,6 +132,11 @@ def test_play_the_runners_of_feuergefecht(page: Any, live: str) -> None:
         if d["kind"] != "TURN":  # a reaction or Mumm prompt of a Runner
             assert page.locator("#prompt").is_visible()
             assert d["name"] in page.text_content("#prompt")
+            about = d["about"] or {}
+            attack = about.get("attack") or (about.get("check") or {}).get("attack")
+            if attack:  # the prompt says which attack it answers
+                attacker = state["fighters"][attack["attacker"]]["name"]
+                assert attacker in page.text_content("#prompt .about")
             before = state["step"]
             page.locator("#prompt button.action").first.click()
             settled(page)

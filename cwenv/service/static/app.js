@@ -40,12 +40,25 @@ function render() {
     p.replaceChildren();
     const h = document.createElement("h2");
     h.textContent = `${b.decision_label}: ${b.markers[d.fighter]} ${d.name}`;
-    p.append(h, ...b.legal_actions.map((a) => actionButton(a, pick)));
+    const about = document.createElement("p");
+    about.className = "about";
+    about.textContent = aboutText(b);
+    p.append(h, about, ...b.legal_actions.map((a) => actionButton(a, pick)));
     p.querySelector("button")?.focus();
   }
   if (human && !prompt) menu($("menu"), b, pick); else $("menu").replaceChildren();
   if (ui.mode === "gm" && ui.override && d && d.side !== HUMAN) menu($("menu"), b, pick);
   narrate($("narration"), ui.log.map((l) => l.text), ui.log.findIndex((l) => l.current));
+}
+
+// what a prompt answers: the attack it belongs to, or where the damage comes from
+function aboutText(b) {
+  const about = b.decision.about || {};
+  const attack = about.attack || (about.check && about.check.attack);
+  const who = (i) => `${b.markers[i]} ${b.fighters[i].name}`;
+  if (attack) return `Angriff: ${who(attack.attacker)} gegen ${who(attack.target)}`;
+  if (about.source !== undefined && about.source >= 0) return `Schaden ${about.total} von ${who(about.source)}`;
+  return "";
 }
 
 function addEvents(events, fresh = true) {
