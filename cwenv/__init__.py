@@ -15,7 +15,8 @@ this list against the code):
     content              YAML content: fighters, equipment, maps, scenarios
     rulesets             Corporate Wars as a Ruleset; other rulesets through entry points
     envs runner play     RL encoding and environments; simulate and tournaments; table game
-    stress               rule-variant sweeps, restricted play, exploit search
+    stress service       rule-variant sweeps, restricted play, exploit search; the HTTP
+                         service (cwenv serve) and its browser view
     cli                  the commands: the only layer that imports ``agents`` (concrete
                          agents, training), handing what the layers below need to them
 

@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cwenv.content",),
     ("cwenv.rulesets",),
     ("cwenv.envs", "cwenv.runner", "cwenv.play"),
-    ("cwenv.stress",),
+    ("cwenv.stress", "cwenv.service"),
     ("cwenv.cli",),
 )
 """Lowest first; the units on one line are peers that must not import each other."""
