@@ -21,10 +21,11 @@ from pydantic import Field
 from agents.board import Board
 from agents.cells import ShotTable, ThreatTable
 from agents.config import PromptConfig
+from agents.doctrine_scores import DEFEND_KIND, TURN_KIND, prompt_scores, turn_scores
 from agents.prompts import answer_prompt
 from agents.valuation import handlung_value
 from agents.worth import shake_worth_it
-from cwenv.agent import DecisionView
+from cwenv.agent import ActionScores, DecisionView
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.fighter import FighterState
@@ -115,12 +116,30 @@ class Doctrine:
     def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        board = Board(view)
+        return self._choose(Board(view), legal)
+
+    def _choose(self, board: Board, legal: Sequence[Action]) -> Action:
         if board.decision.kind is DecisionKind.TURN:
             choice = self.turn(board, TurnChoices(legal))
         else:
             choice = answer_prompt(board, legal, self.config)
         return choice if choice in legal else legal[-1]
+
+    def scores(
+        self, view: DecisionView, legal: Sequence[Action], rng: random.Random
+    ) -> ActionScores | None:
+        """The values the doctrine compares (:mod:`agents.doctrine_scores`) and its choice."""
+        if len(legal) == 1:
+            return None
+        board = Board(view)  # one board: the choice and the scores share its tables
+        chosen = self._choose(board, legal)
+        if board.decision.kind is DecisionKind.TURN:
+            values, kind = turn_scores(self, board, TurnChoices(legal)), TURN_KIND
+        else:
+            values, kind = prompt_scores(self, board, legal), DEFEND_KIND
+        if not values:
+            return None
+        return ActionScores(chosen, values, *kind)
 
     # -- hooks -----------------------------------------------------------------------------
     def target_weight(self, board: Board, t: FighterState) -> float:

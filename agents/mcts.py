@@ -34,7 +34,7 @@ from agents.search import (
     turn_candidates,
     worth_searching,
 )
-from cwenv.agent import Agent, DecisionView
+from cwenv.agent import ActionScores, Agent, DecisionView, Scoring
 from cwenv.engine.actions import Action, DecisionKind
 from cwenv.engine.game import Game
 from cwenv.model.types import Side
@@ -107,17 +107,43 @@ class MCTSAgent:
         return kind is DecisionKind.TURN or self.config.search_prompts
 
     def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return self._search(view, legal, rng)[0]
+
+    def scores(
+        self, view: DecisionView, legal: Sequence[Action], rng: random.Random
+    ) -> ActionScores | None:
+        """The root's mean values and visit counts (what :meth:`_choose` ranks by); a
+        decision it does not search is its base doctrine's, and so are the scores."""
+        twin = random.Random()
+        twin.setstate(rng.getstate())  # the base's own scores see what its act saw
+        choice, root = self._search(view, legal, rng)
+        if root is None:
+            base = self.base
+            return base.scores(view, legal, twin) if isinstance(base, Scoring) else None
+        children = {a: n for a, n in root.children.items() if n.n}
+        return ActionScores(
+            choice,
+            {a: n.w / n.n for a, n in children.items()},
+            "Suchwert",
+            "search value",
+            {a: n.n for a, n in children.items()},
+        )
+
+    def _search(
+        self, view: DecisionView, legal: Sequence[Action], rng: random.Random
+    ) -> tuple[Action, Node | None]:
+        """The action to play and the searched tree (None: the prior, unsearched)."""
         prior = self.base.act(view, legal, rng)
         kind = view.decision.kind
         if len(legal) == 1 or not self._searched(kind):
-            return prior
+            return prior, None
         if kind is DecisionKind.TURN and not worth_searching(view, legal, self.config):
-            return prior
+            return prior, None
         cfg = self.config
         root = Node()
         root.cands = self._candidates(view, legal, prior, rng)
         if len(root.cands) == 1:
-            return prior
+            return prior, None
         side = view.fighter.side
         deadline = time.perf_counter() + cfg.time_ms / 1000 if cfg.time_ms else math.inf
         pool = [new_seed(rng) for _ in range(cfg.seed_pool)]
@@ -128,7 +154,7 @@ class MCTSAgent:
             done += 1
         self.last_iterations = done
         self.last_root = root
-        return self._choose(root, prior)
+        return self._choose(root, prior), root
 
     def _choose(self, root: Node, prior: Action) -> Action:
         """The most visited root action — unless the base doctrine's choice is not worse

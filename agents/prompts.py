@@ -53,18 +53,34 @@ def _defend(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action 
     if info is None or info.roll is None:
         plain = first(legal, ActionKind.DEFEND)
         return plain if plain is not None and not plain.mumm else None
-    losses = loss_table(board, info, cfg)
-    undefended = losses[min(info.roll.qs, MAX_QS)]
+    gains = defend_gains(board, legal, cfg) or {}
     best: Action | None = None
     best_gain = 0.0
-    for a in legal:
-        if a.kind is not ActionKind.DEFEND:
-            continue
-        dpw = board.check_value(board.me, a.skill, reaction=True, defence=True)
-        gain = undefended - defended_loss(board.options, info.roll, dpw, losses) - cost(a, cfg)
+    for a, gain in gains.items():
         if gain > best_gain:
             best, best_gain = a, gain
     return best
+
+
+def defend_gains(
+    board: Board, legal: Sequence[Action], cfg: PromptConfig
+) -> dict[Action, float] | None:
+    """Each choice's expected LP saved against the rolled attack less what it costs (the
+    reaction, M05's Mumm); declining gains 0. None before the attack's roll is known."""
+    info = attack_on_me(board)
+    if info is None or info.roll is None:
+        return None
+    losses = loss_table(board, info, cfg)
+    undefended = losses[min(info.roll.qs, MAX_QS)]
+    gains: dict[Action, float] = {}
+    for a in legal:
+        if a.kind is ActionKind.NO_DEFENCE:
+            gains[a] = 0.0
+        if a.kind is not ActionKind.DEFEND:
+            continue
+        dpw = board.check_value(board.me, a.skill, reaction=True, defence=True)
+        gains[a] = undefended - defended_loss(board.options, info.roll, dpw, losses) - cost(a, cfg)
+    return gains
 
 
 # -- reactions and damage ---------------------------------------------------------------------

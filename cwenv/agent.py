@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from typing_extensions import TypeVar
@@ -129,6 +130,49 @@ class Agent(Protocol[ViewT, ActionT]):
     def act(self, view: ViewT, legal: Sequence[ActionT], rng: random.Random) -> ActionT:
         """Choose one of ``legal`` (never empty) for the decision in ``view``."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class ActionScores:
+    """What an agent thinks of each legal action: the number it optimises itself (higher
+    is better), what that number is, and the action it plays with them.
+
+    ``chosen`` is what :meth:`Agent.act` returns for the same view and generator (an agent
+    need not play the best-scored action: a search keeps its prior on weak evidence, a
+    doctrine acts only above a threshold). Actions the agent does not score are missing
+    from ``values``; an advisor shows them unranked, never by a number of its own."""
+
+    chosen: Action
+    values: Mapping[Action, float]
+    kind: str
+    """What the number is, in German (``Wahrscheinlichkeit``, ``Suchwert``, …)."""
+    kind_en: str
+    """The same in English (``probability``, ``search value``, …)."""
+    visits: Mapping[Action, int] | None = None
+    """A tree search's visit counts (what it ranks by), else None."""
+
+
+@runtime_checkable
+class Scoring(Protocol):
+    """The one optional method of the agent interface: an agent that can say what it
+    thinks of every legal action implements ``scores``. It must be consistent with its
+    ``act``: the same view and an equally seeded generator give ``chosen == act(...)``.
+    ``None`` means it has no scores for this decision (the advisor then shows only its
+    choice)."""
+
+    def scores(
+        self, view: DecisionView, legal: Sequence[Action], rng: random.Random
+    ) -> ActionScores | None: ...
+
+
+def scores_of(agent: Agent, view: DecisionView, legal: Sequence[Action], seed: int) -> ActionScores:
+    """The agent's scores for this decision with its generator seeded by ``seed`` (as a
+    game seeds it), or — an agent without scores — just what it plays with that seed."""
+    if isinstance(agent, Scoring):
+        found = agent.scores(view, legal, random.Random(seed))
+        if found is not None:
+            return found
+    return ActionScores(agent.act(view, legal, random.Random(seed)), {}, "", "")
 
 
 def play_out(

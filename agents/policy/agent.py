@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from agents.policy.bundle import BundleError, PolicyBundle, load_bundle
-from cwenv.agent import DecisionView
+from cwenv.agent import ActionScores, DecisionView
 from cwenv.engine.actions import Action
 
 if TYPE_CHECKING:
@@ -192,16 +192,18 @@ class PolicyAgent:
 
     def scores(
         self, view: DecisionView, legal: Sequence[Action], rng: random.Random
-    ) -> dict[Action, float]:
-        """The policy's probability of each legal action (for the GM advisor)."""
+    ) -> ActionScores:
+        """The policy's probability of each legal action and the one it plays (the
+        argmax, or its sample with ``rng`` as :meth:`act` draws it)."""
         obs, mask, enc = self.observation(view)
         probs = self.bundle.probabilities(obs, mask)
-        return {
+        np_rng = np.random.default_rng(rng.getrandbits(64)) if self.sample else None
+        chosen = self._session(view.game).decode(enc, self.bundle.choose(obs, mask, np_rng))
+        values = {
             action: float(probs[i])
             for action, i in zip(enc.legal, enc.indices.tolist(), strict=True)
         }
-
-    score_kind = "Wahrscheinlichkeit"
+        return ActionScores(chosen, values, "Wahrscheinlichkeit", "probability")
 
 
 def policy_agent(spec: str) -> PolicyAgent:

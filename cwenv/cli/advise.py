@@ -1,33 +1,73 @@
-"""``cwenv advise SITUATION.yaml``: the recommended action for the NSC that must act."""
+"""``cwenv advise FILE``: what the NSC whose decision it is would do, for its whole turn.
+
+FILE is a situation file or a ``cwenv play`` save (at a turn or at a reaction or Mumm
+prompt). See :mod:`cwenv.play.advise` and docs/advise.md.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from agents.policy.bundle import BundleError
 from agents.search import prepare_agents
+from cwenv.agent import Agent
 from cwenv.agent_registry import UnknownAgentError, make_agent
-from cwenv.play.advise import advise, load_situation
+from cwenv.play.advise import Advice, Option, advise, decision_seed, load_table_file
+from cwenv.play.savefile import SavedAction
 from cwenv.yamlio import ConfigError
+
+DEFAULT_AGENT = "taktiker"
+"""The strongest agent whose median decision time here is under a second (docs/advise.md,
+measured by benchmarks/advise_timing.py)."""
+
+
+def with_budget(agent: Agent, budget: int | None) -> Agent:
+    """The agent with a search budget in iterations (MCTS) or rollouts per candidate
+    (lookahead) and no wall-clock cap, so that the same advice comes back every time.
+    None keeps the configured budget (only the wall-clock cap is dropped)."""
+    config = getattr(agent, "config", None)
+    fields = getattr(type(config), "model_fields", {})
+    update: dict[str, Any] = {}
+    if "time_ms" in fields:
+        update["time_ms"] = None
+    if budget is not None:
+        name = next((f for f in ("iterations", "rollouts") if f in fields), None)
+        if name is None:
+            raise typer.BadParameter(
+                f"agent {agent.name!r} does not search; only search agents (mcts, lookahead, "
+                "their files) take a budget",
+                param_hint="--budget",
+            )
+        update[name] = budget
+    if update and config is not None:
+        agent.config = config.model_copy(update=update)  # type: ignore[attr-defined]
+    return agent
 
 
 def advise_cmd(
-    situation: Path = typer.Argument(..., help="Situation YAML (scenario, turn, fighters)."),
-    agent: str = typer.Option("greedy", "--agent", help="Agent that decides for the NSC."),
+    file: Path = typer.Argument(..., help="Situation YAML or a `cwenv play` save."),
+    agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Agent that decides for the NSC."),
     top: int = typer.Option(3, "--top", min=1, help="How many options to show."),
+    budget: int | None = typer.Option(
+        None, "--budget", min=1, max=1_000_000, help="Search iterations (MCTS) or rollouts."
+    ),
+    english: bool = typer.Option(False, "--english", help="Reasons in English."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
-    """Recommend the action for the fighter whose turn the situation describes."""
+    """Recommend the NSC's action and the rest of its turn, with the agent's own scores
+    and a reason for each choice."""
     try:
-        _, combat, _ = load_situation(situation)
-        chosen_agent = make_agent(agent)
-        prepare_agents([chosen_agent], combat.game)  # an agent that cannot play it: say so
+        table = load_table_file(file)
+        chosen_agent = with_budget(make_agent(agent), budget)
+        prepare_agents([chosen_agent], table.combat.game)  # an agent that cannot play it
     except (ConfigError, UnknownAgentError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
+    combat = table.combat
     if combat.outcome is not None:  # nothing to advise: say who won and why
         won = combat.outcome.winner
         winner = f"Sieger: {won.label}" if won is not None else "Unentschieden"
@@ -37,33 +77,77 @@ def advise_cmd(
             err=True,
         )
         raise typer.Exit(1)
-    result = advise(combat, chosen_agent, top)
-    options = [result.recommended, *result.alternatives]
+    result = advise(combat, chosen_agent, top, decision_seed(table.seed, combat))
     if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "fighter": result.fighter,
-                    "score_kind": result.score_kind,
-                    "options": [
-                        {
-                            "action": o.action._asdict() | {"kind": o.action.kind.name},
-                            "label": o.label,
-                            "score": o.score,
-                            "reason": o.reason,
-                        }
-                        for o in options
-                    ],
-                },
-                ensure_ascii=False,
-            )
-        )
+        typer.echo(json.dumps(advice_dict(result, chosen_agent.name), ensure_ascii=False))
         return
+    for line in advice_lines(result, english):
+        typer.echo(line)
+
+
+def _option_dict(o: Option) -> dict[str, Any]:
+    return {
+        "action": SavedAction.of(o.action).model_dump(),  # as a save writes it
+        "label": o.label,
+        "score": o.score,
+        "visits": o.visits,
+        "reason": o.reason,
+        "reason_en": o.reason_en,
+    }
+
+
+def advice_dict(result: Advice, agent: str) -> dict[str, Any]:
+    return {
+        "agent": agent,
+        "fighter": result.fighter,
+        "decision": result.decision,
+        "score_kind": result.score_kind,
+        "score_kind_en": result.score_kind_en,
+        "options": [_option_dict(o) for o in (result.recommended, *result.alternatives)],
+        "plan": [_option_dict(o) for o in result.plan],
+    }
+
+
+def _score(result: Advice, o: Option, english: bool) -> str:
+    if o.score is None:
+        return ""
+    kind = result.score_kind_en if english else result.score_kind
+    visits = ""
+    if o.visits is not None:
+        visits = f", {o.visits} visits" if english else f", {o.visits} Besuche"
+    return f" ({kind} {o.score:.2f}{visits})"
+
+
+def advice_lines(result: Advice, english: bool = False) -> list[str]:
+    """The advice as the terminal shows it: the choice, the rest of the turn, the ranked
+    alternatives, each with its reason."""
+
+    def why(o: Option) -> str:
+        return o.reason_en if english else o.reason
+
     rec = result.recommended
-    score = f" ({result.score_kind} {rec.score:.2f})" if rec.score is not None else ""
-    typer.echo(f"{result.fighter}: empfohlen → {rec.label}{score}")
-    if result.recommended.reason:
-        typer.echo(f"  Grund: {result.recommended.reason}")
-    for i, o in enumerate(result.alternatives, 2):
-        score = f" ({result.score_kind} {o.score:.2f})" if o.score is not None else ""
-        typer.echo(f"  {i}. {o.label}{score}{' — ' + o.reason if o.reason else ''}")
+    head = "recommended" if english else "empfohlen"
+    lines = [
+        f"{result.fighter} ({result.decision}): {head} → {rec.label}{_score(result, rec, english)}"
+    ]
+    reason_word = "Reason" if english else "Grund"
+    if why(rec):
+        lines.append(f"  {reason_word}: {why(rec)}")
+    for i, o in enumerate(result.plan, 2):
+        then = "then" if english else "dann"
+        lines.append(f"  {then} {i}. {o.label}{_score(result, o, english)}")
+        if why(o):
+            lines.append(f"     {reason_word}: {why(o)}")
+    if result.alternatives:
+        lines.append("  Alternatives:" if english else "  Alternativen:")
+    elif not result.score_kind:
+        lines.append(
+            "  (this agent gives no scores: no alternatives ranked)"
+            if english
+            else "  (dieser Agent nennt keine Bewertungen: keine Alternativen gereiht)"
+        )
+    for o in result.alternatives:
+        lines.append(f"   - {o.label}{_score(result, o, english)}")
+        if why(o):
+            lines.append(f"     {why(o)}")
+    return lines

@@ -224,6 +224,8 @@ def option_json(c: Combat, o: Option) -> dict[str, Any]:
         "label": o.label,
         "score": o.score,
         "reason": o.reason or None,
+        "reason_en": o.reason_en or None,
+        "visits": o.visits,
         "odds": odds_json(c, o.action),
     }
 
@@ -234,6 +236,20 @@ def advice_json(c: Combat, agent: str, advice: Advice) -> dict[str, Any]:
         "agent": agent,
         "fighter": advice.fighter,
         "score_kind": advice.score_kind,
+        "score_kind_en": advice.score_kind_en,
+        "decision": advice.decision,
         "recommended": option_json(c, advice.recommended),
         "alternatives": [option_json(c, o) for o in advice.alternatives],
+        "plan": [plan_step_json(o) for o in advice.plan],
+    }
+
+
+def plan_step_json(o: Option) -> dict[str, Any]:
+    """A later step of the advised turn (on the advisor's copy: no id, no odds here)."""
+    return {
+        "action": action_json(o.action),
+        "label": o.label,
+        "score": o.score,
+        "reason": o.reason or None,
+        "reason_en": o.reason_en or None,
     }
