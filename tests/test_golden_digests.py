@@ -25,26 +25,26 @@ from tests.golden.legacy import legacy_events_hash
 GAMES = {
     # (scenario, rules, agent, games): digest of the events hashes of seeds 1..games
     ("duell", None, "greedy", 20): "d1ccbe950ecf0cf55bae566697f2cdc3",
-    ("feuergefecht", None, "greedy", 20): "05b71dbdb7dfd5b9a376121c984561bc",
+    ("feuergefecht", None, "greedy", 20): "74648a50aa45b1377b7d9f05322db2f0",
     ("strassenschlacht", None, "greedy", 20): "a9e36712e2c9f5eacc90104f560c02d8",
-    ("feuergefecht", "passes", "greedy", 10): "663bc1f5a19b74ad8f10c134a7ab3de9",
-    ("duell", None, "taktiker", 6): "c95783a1feb9bcfdf83df6b89fe959c4",
-    ("feuergefecht", None, "taktiker", 3): "9a4f4390c16a70800dc2851d8a63b3f3",
+    ("feuergefecht", "passes", "greedy", 10): "2b8b2b7937e02509d2375af878766f37",
+    ("duell", None, "taktiker", 6): "e97a5db889d62fa0546370d63d712a10",
+    ("feuergefecht", None, "taktiker", 3): "20bba9d6201a047cb59c48c706e4c40f",
 }
 LEGACY = {
     # the same games' digests before issue #14 item 2, over the events written the old way
     ("duell", None, "greedy", 20): "b782e6276c7e614d7e5068ad630633cc",
-    ("feuergefecht", None, "greedy", 20): "5a0b3acfcb34225561bafcca71fb4f1f",
+    ("feuergefecht", None, "greedy", 20): "03815f1b78563a0e71c497cd846937fd",
     ("strassenschlacht", None, "greedy", 20): "a9e36712e2c9f5eacc90104f560c02d8",
-    ("feuergefecht", "passes", "greedy", 10): "17fe836cece9c02c4a1a866884e20b04",
-    ("duell", None, "taktiker", 6): "82ae8acd5d3c1cc7e22a7fcf94c1a191",
-    ("feuergefecht", None, "taktiker", 3): "bcd228c5b17896a1c452ab9105c19ca2",
+    ("feuergefecht", "passes", "greedy", 10): "28bb4c4ac81cd8106244aa0a70154a55",
+    ("duell", None, "taktiker", 6): "60cc7de60303e097a5f6c0e8c5c28b34",
+    ("feuergefecht", None, "taktiker", 3): "f69d7e5a0276d013693d95dd0145537a",
 }
 ENV = {
     # (scenario, steps): digest of every observation array and mask of a random-masked run
     # (encoding 2, issue #14: padded capacities; with the padding taken out it is encoding
     # 1's a4e99ea5bf553fa232ef5ddecd9466c8, see tests/test_encoding_fingerprint.py)
-    ("feuergefecht", 300): "3c7be20f7ecdafa29a3ee9a75c71da49",
+    ("feuergefecht", 300): "33be919484cdcf1d22240cbf8f926541",
 }
 
 

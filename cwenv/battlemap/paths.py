@@ -17,9 +17,9 @@ fewest provocations. The steps themselves, computed once per map and profile, co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cwenv.battlemap.blockade import Threat
 from cwenv.battlemap.grid import BattleMap
 from cwenv.battlemap.steps import (
     DIFFICULT_KINDS,
@@ -146,26 +146,26 @@ def reachable(
     *,
     passable_occupied: frozenset[int] = frozenset(),
     occupied: frozenset[int] = frozenset(),
-    threat: Sequence[int] | None = None,
+    threat: Threat | None = None,
     difficult: bool = False,
 ) -> Reach:
     """Cells reachable from ``start`` within ``budget`` metres.
 
     ``blocked`` marks cells no one may enter (walls, cover objects, closed doors, standing
     enemies). ``occupied`` cells may be passed through when in ``passable_occupied``
-    (allies, the fallen) but never ended in. ``threat[c]`` is a bit set of enemies whose
-    melee reach covers cell ``c``; a step between two cells threatened by the same enemy
-    provokes it (R04). With ``difficult`` the search returns the routes that use exactly one
-    kind of difficult step (a Schwierige Bewegung, H07); otherwise only free movement.
+    (allies, the fallen) but never ended in. ``threat`` says which steps move past an
+    enemy within its melee reach (R04, X43: :mod:`cwenv.battlemap.blockade`). With
+    ``difficult`` the search returns the routes that use exactly one kind of difficult step
+    (a Schwierige Bewegung, H07); otherwise only free movement.
     """
-    threats: Sequence[int] = threat if threat is not None else ()
+    masks = threat.masks if threat is not None else None
     stuck = occupied - passable_occupied
     if stuck:
         blocked = blocked[:]
         for cell in stuck:
             blocked[cell] = 1
     if not difficult:
-        return _reach_free(bm, blocked, start, budget, profile, occupied, threats)
+        return _reach_free(bm, blocked, start, budget, profile, occupied, threat)
     table = edge_table(bm, profile)
     start_key = start * KINDS
     best = {start_key: 0}
@@ -183,7 +183,7 @@ def reachable(
             if edges is None:
                 edges = terrain_edges(bm, cell, profile)
             p0 = prov[key]
-            here = threats[cell] if threats else 0
+            here = masks[cell] if masks else 0
             for to, cost, step_kind, dropped in edges:
                 nm = metres + cost
                 if nm > budget:
@@ -199,7 +199,7 @@ def reachable(
                     new_key = to * KINDS + step_kind
                 else:
                     new_key = to * KINDS + kind
-                np = p0 + (here & threats[to]).bit_count() if here else p0
+                np = p0 + threat.count(cell, to) if here and threat else p0
                 b = best.get(new_key)
                 if b is None or nm < b:
                     best[new_key] = nm
@@ -230,15 +230,17 @@ def _reach_free(
     budget: int,
     profile: MoveProfile,
     occupied: frozenset[int],
-    threats: Sequence[int],
+    threat: Threat | None,
 ) -> Reach:
     """The free-movement search: the common case, kept lean (no step kinds, no drops).
 
     State lives in flat lists indexed by cell, which is markedly faster than dicts here.
     One-metre steps, nearly every step, take a fast lane: their cost is the same for all
-    of them, and without an enemy's reach at the cell no provocation can arise (R04).
+    of them, and without an enemy's reach near the cell no provocation can arise (R04).
     """
     table = free_table(bm, profile)
+    masks = threat.masks if threat is not None else None
+    count = threat.count if threat is not None else None
     unseen = budget + 1
     best = [unseen] * bm.size
     prov = [0] * bm.size
@@ -257,17 +259,17 @@ def _reach_free(
                 edges = table[cell] = free_edges(bm, cell, profile)
             ones, jumps = edges
             p0 = prov[cell]
-            here = threats[cell] if threats else 0
+            here = masks[cell] if masks else 0
             if step > budget:
                 pass
-            elif here:
+            elif here and count:
                 for to in ones:
                     if blocked[to]:
                         continue
                     b = best[to]
                     if step > b:
                         continue
-                    np = p0 + (here & threats[to]).bit_count()
+                    np = p0 + count(cell, to)
                     if step < b:
                         if b == unseen:
                             reached.append(to)
@@ -300,7 +302,7 @@ def _reach_free(
                 b = best[to]
                 if nm > b:
                     continue
-                np = p0 + (here & threats[to]).bit_count() if here else p0
+                np = p0 + count(cell, to) if here and count else p0
                 if nm < b:
                     if b == unseen:
                         reached.append(to)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
+from cwenv.battlemap.blockade import Guard, Threat, passes
 from cwenv.battlemap.grid import Terrain
 from cwenv.battlemap.steps import MoveProfile
 from cwenv.engine import events as ev
@@ -23,7 +24,7 @@ from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.payloads import BlockadePrompt
 from cwenv.engine.victory import escapes
 from cwenv.model.types import AttackMode, Condition, WeaponKind
-from cwenv.rules.options import BlockadeGeometry, DropAbsorbed, ProneMovement
+from cwenv.rules.options import DropAbsorbed, ProneMovement
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
@@ -81,39 +82,26 @@ def blocked_for(c: Combat, f: FighterState) -> bytearray:
     return blocked
 
 
-def threat_masks(c: Combat, f: FighterState) -> list[int]:
-    """For every cell, the bit set of enemies who could make a Blockadeangriff there (R04)."""
+def threat_of(c: Combat, f: FighterState) -> Threat:
+    """The enemies who could make a Blockadeangriff on ``f`` and where (R04, X43)."""
     bm = c.bm
-    masks = [0] * bm.size
-    for g in c.fighters:
-        if g.side is f.side or not can_use_reaction(c, g):
-            continue
-        reach = g.melee_reach
-        if reach <= 0:
-            continue
-        gx, gy = bm.xs[g.pos], bm.ys[g.pos]
-        bit = 1 << g.idx
-        for y in range(max(0, gy - reach), min(bm.height, gy + reach + 1)):
-            row = y * bm.width
-            for x in range(max(0, gx - reach), min(bm.width, gx + reach + 1)):
-                masks[row + x] |= bit
-    return masks
+    guards = [
+        Guard(1 << g.idx, bm.xs[g.pos], bm.ys[g.pos], g.melee_reach)
+        for g in c.fighters
+        if g.side is not f.side and can_use_reaction(c, g) and g.melee_reach > 0
+    ]
+    return Threat(bm, guards, c.options.blockade_geometry)
 
 
 def _provokes(c: Combat, g: FighterState, a: int, b: int) -> int:
-    """Reach of ``g``'s best melee weapon if the step a→b passes it (R04, X43), else 0."""
+    """Reach of ``g``'s best melee weapon if the step a→b moves past it (R04, X43), else 0."""
     reach = g.melee_reach
     if reach <= 0:
         return 0
-    bm = c.bm
-    if bm.distance(g.pos, b) > reach:
-        return 0
-    if (
-        c.options.blockade_geometry is BlockadeGeometry.STAY_IN_REACH
-        and bm.distance(g.pos, a) > reach
-    ):
-        return 0
-    return reach
+    xs, ys = c.bm.xs, c.bm.ys
+    offset = (xs[a] - xs[g.pos], ys[a] - ys[g.pos])
+    step = (xs[b] - xs[a], ys[b] - ys[a])
+    return reach if passes(c.options.blockade_geometry, offset, step, reach) else 0
 
 
 def blockade_prompt(

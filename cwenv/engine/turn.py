@@ -14,6 +14,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from cwenv.battlemap.blockade import Threat
 from cwenv.battlemap.paths import NO_REACH, Reach, reachable
 from cwenv.battlemap.steps import MoveProfile, has_difficult_terrain
 from cwenv.engine import events as ev
@@ -27,7 +28,7 @@ from cwenv.engine.movement import (
     blocked_for,
     move_profile,
     movement_allowance,
-    threat_masks,
+    threat_of,
 )
 from cwenv.engine.offers import handlung_actions, maneuver_allowed
 from cwenv.engine.payloads import TurnPrompt
@@ -228,7 +229,7 @@ class MoveSearch(NamedTuple):
     blocked: bytearray
     occupied: frozenset[int]
     passable: frozenset[int]
-    threat: list[int]
+    threat: Threat
     profile: MoveProfile
 
     def reach(self, budget: int, *, difficult: bool = False) -> Reach:
@@ -255,7 +256,7 @@ def move_search(c: Combat, f: FighterState) -> MoveSearch:
         blocked_for(c, f),
         frozenset(c.occupant),
         passable,
-        threat_masks(c, f),
+        threat_of(c, f),
         move_profile(c, f),
     )
 

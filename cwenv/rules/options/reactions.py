@@ -56,10 +56,14 @@ class ReactionOptions(Section):
         "lost, kept",
     )
     blockade_geometry: BlockadeGeometry = documented(
-        BlockadeGeometry.STAY_IN_REACH,
+        BlockadeGeometry.PASSING,
         "X43",
-        "'vorbeibewegen (nicht wegbewegen)': a step that starts and ends inside reach.",
-        "enter_reach (any step ending inside reach)",
+        "'an dir vorbeizubewegen (nicht wegbewegen)': a step that starts inside reach and "
+        "neither approaches nor moves away — it keeps the distance, or runs at right angles "
+        "to the line to the guard out of a diagonal corner of the reach (so weaving through "
+        "that corner is passing too). Straight towards or away never provokes, at any reach.",
+        "stay_in_reach (both ends inside reach at the same distance: the corner exit is free), "
+        "enter_reach (any step ending inside reach that does not move away)",
     )
     forced_movement_blockade: ForcedMovementBlockade = documented(
         ForcedMovementBlockade.FEHLTRITT_ONLY,
