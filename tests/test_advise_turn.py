@@ -162,3 +162,21 @@ def test_a_bad_file_is_one_clear_error(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "Traceback" not in result.output
     lines = [s for s in result.output.splitlines() if s.strip()]
     assert len(lines) >= 1 and "kaputt.yaml" in lines[0]
+
+
+def test_the_service_returns_the_english_reason_and_the_plan(tmp_path: Path) -> None:
+    """cwenv serve's advice is this advisor's: the English reason and the rest of the turn
+    come back as cwenv advise gives them."""
+    from cwenv.service.bodies import Settings
+    from tests.test_service import client_for, new_fight
+
+    path = SITUATIONS / "dach-scharfschuetze.yaml"
+    with client_for(Settings(db=tmp_path / "fights.sqlite")) as client:
+        state = new_fight(client, situation=path.read_text(encoding="utf-8"))
+        r = client.get(f"/v1/fights/{state['id']}/advice", params={"agent": "taktiker"})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    expected = cli_json(str(path), "--agent", "taktiker")
+    assert got["recommended"]["reason_en"] == expected["options"][0]["reason_en"]
+    assert [s["label"] for s in got["plan"]] == [s["label"] for s in expected["plan"]]
+    assert got["score_kind_en"] == "doctrine value (LP equivalents)"
