@@ -101,7 +101,7 @@ def test_weapons_cover_every_damage_type() -> None:
     assert any(w.area_radius > 0 for w in weapons)
     assert any(w.improvised for w in weapons)
     pistol = lib.weapon("pistole")
-    assert (pistol.die, pistol.bonus, pistol.magazine, pistol.nachladen) == (10, 2, 12, 1)
+    assert (pistol.bonus, pistol.magazine, pistol.nachladen) == (2, 12, 1)
     assert pistol.range_modifier(10) == 0 and pistol.range_modifier(30) == -2
 
 

@@ -122,12 +122,10 @@ class WeaponModel(BaseModel):
         return v
 
     def to_spec(self) -> WeaponSpec:
-        die, bonus = parse_damage(self.damage)
         return WeaponSpec(
             name=self.name,
             kind=WeaponKind(self.kind),
-            die=die,
-            bonus=bonus,
+            bonus=parse_damage(self.damage),
             armour_mode=ArmourMode(self.armour_mode),
             forms=frozenset(self.forms),
             zehrend=zehrend_type(self.zehrend) if self.zehrend else None,
@@ -180,13 +178,11 @@ class HackModel(BaseModel):
         return v
 
     def to_spec(self) -> HackSpec:
-        die, bonus = parse_damage(self.damage)
         return HackSpec(
             name=self.name,
             range_m=self.range_m,
             upload=self.upload,
-            die=die,
-            bonus=bonus,
+            bonus=parse_damage(self.damage),
             deals_damage=self.deals_damage,
             armour_mode=ArmourMode(self.armour_mode),
             forms=frozenset(self.forms),

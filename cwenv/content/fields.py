@@ -114,8 +114,8 @@ CellXY = Annotated[list[Annotated[int, Field(ge=0, le=1000)]], Field(min_length=
 _DAMAGE_RE = re.compile(r"^\s*(\d*)\s*[WwDd]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
 
-def parse_damage(text: str) -> tuple[int, int]:
-    """``"W10+2"`` → (10, 2). Only one W10 per QS is supported (A06, X12)."""
+def parse_damage(text: str) -> int:
+    """``"W10+2"`` → 2, the bonus. One W10 per QS is all the rules know (A06, X12)."""
     match = _DAMAGE_RE.match(text)
     if match is None:
         raise ValueError(f"expected a damage die like 'W10', 'W10+2' or 'W10-1'; got {text!r}")
@@ -127,7 +127,7 @@ def parse_damage(text: str) -> tuple[int, int]:
     value = int(bonus) if bonus else 0
     if value > 20:
         raise ValueError(f"damage bonus must be at most 20; got {text!r}")
-    return 10, -value if sign == "-" else value
+    return -value if sign == "-" else value
 
 
 def _check_damage(text: str) -> str:

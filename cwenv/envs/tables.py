@@ -47,9 +47,12 @@ SCALE_DAMAGE = 20.0  # LP of an average hit
 SCALE_MAP = float(MAX_MAP_SIDE - 1)
 
 
-def avg_damage(die: int, bonus: int) -> float:
-    """Average damage of one QS: one die plus the bonus (A06), at least 0."""
-    return max(0.0, (die + 1) / 2 + bonus)
+W10_MEAN = 5.5
+
+
+def avg_damage(bonus: int) -> float:
+    """Average damage of one QS: one W10 plus the bonus (A06), at least 0."""
+    return max(0.0, W10_MEAN + bonus)
 
 
 class GameTables:
@@ -110,7 +113,7 @@ class GameTables:
                 self.w_melee[i, k] = wpn.kind is WeaponKind.MELEE
                 self.w_area[i, k] = wpn.area_radius > 0
                 self.w_range[i, k] = wpn.max_range
-                self.w_damage[i, k] = avg_damage(wpn.die, wpn.bonus)
+                self.w_damage[i, k] = avg_damage(wpn.bonus)
         self.best_range = self.w_range.max(axis=1)
         self.best_damage = self.w_damage.max(axis=1)
         self.movement = np.array([s.movement for s in game.roster], dtype=np.float32)

@@ -35,14 +35,14 @@ class RangeBand:
 class WeaponSpec:
     """A weapon (X12). Melee weapons use ``reach``; ranged weapons ``ranges``.
 
-    ``die`` and ``bonus`` are rolled once per QS (A06). ``forms`` are the damage forms that
-    resistances, vulnerabilities and immunities name (D04, e.g. ``feuer``). ``zehrend``
-    names the Zehrend type a hit inflicts (D03, Z08), e.g. ``"Feuer"``.
+    One W10 + ``bonus`` is rolled per QS (A06; the rules know no other damage die, so a
+    spec has no die to set). ``forms`` are the damage forms that resistances,
+    vulnerabilities and immunities name (D04, e.g. ``feuer``). ``zehrend`` names the
+    Zehrend type a hit inflicts (D03, Z08), e.g. ``"Feuer"``.
     """
 
     name: str
     kind: WeaponKind
-    die: int = 10
     bonus: int = 0
     armour_mode: ArmourMode = ArmourMode.NORMAL
     forms: frozenset[str] = frozenset()
@@ -86,7 +86,6 @@ class WeaponSpec:
 UNARMED = WeaponSpec(
     name="Faust",
     kind=WeaponKind.MELEE,
-    die=10,
     bonus=-2,
     forms=frozenset({"stumpf"}),
     reach=1,
@@ -100,14 +99,13 @@ class HackSpec:
     """A hack (H10): rolled on Hacking, defended with Firewall (A03, R03).
 
     ``upload`` is the number of Uploaden Handlungen needed before it can be run (H03).
-    Hacks deal direct damage by default (D02); ``area_radius`` > 0 makes it an area hack
-    (C03) centred on the target.
+    Hacks deal direct damage by default (D02), one W10 + ``bonus`` per QS (A06);
+    ``area_radius`` > 0 makes it an area hack (C03) centred on the target.
     """
 
     name: str
     range_m: int = 30
     upload: int = 0
-    die: int = 10
     bonus: int = 0
     deals_damage: bool = True
     armour_mode: ArmourMode = ArmourMode.DIREKT
