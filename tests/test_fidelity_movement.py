@@ -108,3 +108,27 @@ def test_r04_x43_step_readings(
 ) -> None:
     """The readings of X43 step by step (offset from the guard, step, reach)."""
     assert {g for g in BlockadeGeometry if passes(g, r, s, reach)} == expected
+
+
+# -- H07/B01: a failed Schwierige Bewegung keeps the ordinary walk before it ---------------
+@pytest.mark.parametrize(
+    ("rows", "elev", "dest", "check"),
+    [
+        (["......", "...HH.", "......"], ["000000", "000220", "000000"], (3, 1), "climb"),
+        (["...~~~", "...~~~", "...~~~"], ["000000"] * 3, (3, 1), "swim"),
+    ],
+)
+def test_h07_a_failed_check_still_walks_to_the_foot_of_the_wall(
+    rows: list[str], elev: list[str], dest: tuple[int, int], check: str
+) -> None:
+    """H07/B01: Kira walks 2 m to the wall (or the shore) and fails the climb (swim): she
+    stands at its foot, not back where she started; the check was for the climb only."""
+    game = make_game(
+        [(fighter("Kira", unbeugsamkeit=12), (0, 1)), (fighter("Wache", Side.GEGNER), (0, 2))],
+        rows=rows,
+        elevation=elev,
+    )
+    c = scripted(game, [*INIT, 9, 8, *TAIL])  # the check: 17 > 12
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(*dest)))
+    assert at(c, 0)[0] == 2 and c.bm.elevation[c.fighters[0].pos] == 0, check
+    assert c.bm.terrain[c.fighters[0].pos].name == "FLOOR"

@@ -232,9 +232,9 @@ _HARD_CHECK, _HARD_RESULT, _HARD_MOVED, _HARD_FINISHED = SchwierigStage
 class SchwierigFrame(Frame):
     """H07 Schwierige Bewegung along ``route``: one check for its difficult steps.
 
-    Success: the whole route; a deep drop's fall loses QS damage dice (X18). Failure: a
-    climb or swim makes no headway; a long jump falls into the gap; a deep drop falls with
-    every die.
+    Success: the whole route; a deep drop's fall loses QS damage dice (X18). Failure: the
+    free steps before the first difficult one are still walked (H07/B01), then a climb or
+    swim makes no headway; a long jump falls into the gap; a deep drop falls with every die.
     """
 
     __slots__ = ("fighter", "result", "route")
@@ -258,9 +258,11 @@ class SchwierigFrame(Frame):
             if value.success:
                 return MoveFrame(f.idx, route.cells, how)
             if route.kind in (StepKind.CLIMB, StepKind.SWIM):
+                # H07/B01: the check is for the climb or the swim only; the ordinary walk to
+                # the foot of the wall (or the shore) before it is still made.
                 c.emit(ev.Acted(f.idx, "scheitert", how))
                 self.stage = _HARD_FINISHED
-                return DONE
+                return MoveFrame(f.idx, route.cells[: max(route.first_hard, 0)], "geht")
             if route.kind is StepKind.JUMP:
                 return MoveFrame(f.idx, route.cells[: max(route.first_hard, 0)], how)
             return MoveFrame(f.idx, route.cells, how)
