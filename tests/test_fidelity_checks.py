@@ -177,3 +177,25 @@ def test_x22_disarmed_penalty_on_the_total_or_per_die(per: DisarmedDamage, total
     c.apply(find(c, ActionKind.ATTACK, target=0, arg=0))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert of(c, ev.DamageRolled)[-1].total == total
+
+
+# -- X38: M02 then M09 on the same check (item 9) ----------------------------------------------
+def test_x38_m02_then_m09_on_one_check() -> None:
+    """M02 and M09 are both spent 'vor dem Wurf'; nothing forbids both. Kira (Kampfkunst 14)
+    improves her attack to 16 and then lands the great throw: a Volltreffer at the QS band
+    of 16 (4, X06), not of 14 (3), for 1 + 3 Mumm."""
+    c = duel([2, 2, *TAIL], runner={"kampfkunst": 14})
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+    c.apply(find(c, ActionKind.PRE_IMPROVE))
+    c.apply(find(c, ActionKind.PRE_GROSSER_WURF))
+    check = of(c, ev.CheckRolled)[-1]
+    assert check.forced and check.probenwert == 16 and check.qs == 4
+    assert c.fighters[0].mumm == 1
+
+
+def test_x38_m09_refused_after_m02_when_the_option_is_off() -> None:
+    c = duel([2, 2, *TAIL], runner={"kampfkunst": 14}, mumm_improve_then_grosser_wurf=False)
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+    c.apply(find(c, ActionKind.PRE_IMPROVE))
+    kinds = {a.kind for a in c.legal_actions()} if c.decision else set()
+    assert ActionKind.PRE_GROSSER_WURF not in kinds

@@ -179,8 +179,8 @@ class CheckFrame(Frame):
                 return f"M02 at most {per_check} time(s) per check (mumm_improve_per_check)"
             return mumm_problem(c, f, MummSpend.PROBE_VERBESSERN.cost)
         if kind is ActionKind.PRE_GROSSER_WURF:
-            if self.improved:
-                return "M09 cannot follow M02 on the same check"
+            if self.improved and not c.options.mumm_improve_then_grosser_wurf:
+                return "M09 cannot follow M02 on the same check (mumm_improve_then_grosser_wurf)"
             return mumm_problem(c, f, MummSpend.GROSSER_WURF.cost)
         return None
 

@@ -46,6 +46,14 @@ class MummOptions(Section):
     mumm_improve_per_check: int = documented(
         1, "X38", "One spend per check keeps M09 (3 Mumm) meaningful.", "n >= 1"
     )
+    mumm_improve_then_grosser_wurf: bool = documented(
+        True,
+        "X38",
+        "M02 and M09 are both spent 'vor dem Wurf' and the text forbids neither after the "
+        "other: Probe verbessern first raises the Probenwert, so the automatic Volltreffer's "
+        "QS band (X06) and its comparison roll are those of the improved value.",
+        "false: M09 only on a check that was not improved (M02 then M09 refused)",
+    )
     mumm_rerolls_per_check: int = documented(
         1, "X38", "'den Wurf wiederholen' once; then choose.", "n >= 1"
     )
