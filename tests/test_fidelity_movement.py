@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from cwenv.battlemap.blockade import passes
-from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.actions import Action, ActionKind, DecisionKind
+from cwenv.engine.conditions import gain_condition
 from cwenv.engine.state import Combat
 from cwenv.model.specs import WeaponSpec
-from cwenv.model.types import Side, WeaponKind
-from cwenv.rules.options import BlockadeGeometry
+from cwenv.model.types import Condition, Side, WeaponKind
+from cwenv.rules.options import BlockadeGeometry, ProneMovement
 from tests.helpers import KNIFE, fighter, find, make_game, scripted
 
 INIT = [5, 5, 1, 1]
@@ -132,3 +133,20 @@ def test_h07_a_failed_check_still_walks_to_the_foot_of_the_wall(
     c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(*dest)))
     assert at(c, 0)[0] == 2 and c.bm.elevation[c.fighters[0].pos] == 0, check
     assert c.bm.terrain[c.fighters[0].pos].name == "FLOOR"
+
+
+# -- H08: Sprinten while niedergeworfen ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("reading", "crawl"), [(ProneMovement.NONE, 0), (ProneMovement.CRAWL_HALF, 3)]
+)
+def test_h08_no_sprint_while_prone(reading: ProneMovement, crawl: int) -> None:
+    """H08/X40: a niedergeworfen Kira (Bewegung 6) is offered Aufstehen, never Sprinten —
+    also where she may crawl (crawl_half: 3 m, not doubled to 6 m by a sprint)."""
+    c = guarded((0, 0), KNIFE, prone_movement=reading)
+    gain_condition(c, c.fighters[0], Condition.NIEDERGEWORFEN)
+    c.refresh_legal()
+    kinds = {a.kind for a in c.legal_actions()}
+    assert ActionKind.AUFSTEHEN in kinds and ActionKind.SPRINT not in kinds
+    assert c.why_illegal(Action(ActionKind.SPRINT, 0)) == "niedergeworfen: stand up first (H02)"
+    moves = [a.cell for a in c.legal_actions() if a.kind is ActionKind.MOVE]
+    assert max((c.bm.distance(c.fighters[0].pos, m) for m in moves), default=0) == crawl

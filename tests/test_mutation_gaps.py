@@ -462,7 +462,8 @@ def test_m07_extra_action_is_available_again_next_round() -> None:
 # -- B02/B06: min. 1 m ----------------------------------------------------------------------
 def test_b06_b02_minimum_one_metre_for_slow_fighters() -> None:
     """B06 'weniger als der halben Bewegung (min. 1 Meter)', B02 '(min. 1 Meter)':
-    Bewegung 1 still steps down 1 m without a check, and after sprinting clears a 1 m gap."""
+    Bewegung 1 still steps down 1 m without a check, and after sprinting clears a 1 m gap.
+    The gap runs across the whole roof, so no way round it reaches (2, 0) (#15)."""
     from tests.test_rules_movement import cells, on_roof
 
     c = on_roof(
@@ -479,9 +480,10 @@ def test_b06_b02_minimum_one_metre_for_slow_fighters() -> None:
         start=(0, 0),
         enemy_at=(9, 2),
         rows=["." * 10] * 3,
-        elev=["6066666666", "6666666666", "0000000000"],
+        elev=["6066666666"] * 3,
         bewegung=1,
     )
+    assert (2, 0) not in cells(gap, ActionKind.MOVE)  # the jump costs 2 m: 1 m left
     gap.apply(find(gap, ActionKind.SPRINT))
     assert (2, 0) in cells(gap, ActionKind.MOVE)  # 1 m gap: cost 2 = Bewegung + sprint
 

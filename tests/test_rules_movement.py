@@ -191,7 +191,13 @@ def test_r05_catching_a_fall_outside_ones_turn() -> None:
     c.apply(find(c, ActionKind.MANEUVER, target=1, arg=4))
     c.apply(find(c, ActionKind.NO_DEFENCE))
     assert c.decision is not None and c.decision.kind is DecisionKind.STURZ
+    reactions = c.fighters[1].reactions
     c.apply(find(c, ActionKind.CATCH_FALL))
+    # R05 'mit einer Reaktion abfangen': one reaction paid, no Mumm; B06/X18: Infiltration.
+    assert c.fighters[1].reactions == reactions - 1
+    used = events_of(c, ev.ReactionUsed)[-1]
+    assert (used.fighter, used.kind, used.extra) == (1, ev.ReactionKind.CATCH_FALL, False)
+    assert labelled(events_of(c, ev.CheckRolled)[-1].parts)[0] == ("Infiltration", 12)
     fell = events_of(c, ev.Fell)[-1]
     assert fell.metres == 6 and fell.dice == 1
     assert c.fighters[1].lp == 30 - 4, lines(c)[-6:]
