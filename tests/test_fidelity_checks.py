@@ -16,7 +16,7 @@ from cwenv.engine.state import Combat
 from cwenv.engine.turn import turn_of
 from cwenv.model.specs import HackSpec
 from cwenv.model.types import Condition, Maneuver, Side
-from cwenv.rules.options import DisarmedDamage, ManeuverCrit
+from cwenv.rules.options import DisarmedDamage, ManeuverCrit, PatzerDefence
 from tests.helpers import KNIFE, fighter, find
 from tests.test_rules_cover import INIT3, TAIL, fight, of, shoot
 from tests.test_rules_maneuvers import INIT as MANEUVER_INIT, maneuver, setup
@@ -199,3 +199,30 @@ def test_x38_m09_refused_after_m02_when_the_option_is_off() -> None:
     c.apply(find(c, ActionKind.PRE_IMPROVE))
     kinds = {a.kind for a in c.legal_actions()} if c.decision else set()
     assert ActionKind.PRE_GROSSER_WURF not in kinds
+
+
+# -- X09: A08 Muskelriss, '2W10 – QS des Verteidigers' (item 11) --------------------------------
+@pytest.mark.parametrize(
+    ("reading", "dice", "row", "qs"),
+    [
+        (PatzerDefence.NONE, [9, 9, 1, 1], "Überdehnt", 0),
+        (PatzerDefence.DEFENCE_ROLL, [9, 9, 3, 4, 1, 1], "Muskelriss", 2),
+        (PatzerDefence.DEFENCE_ROLL, [9, 9, 8, 9, 1, 1], "Überdehnt", 0),
+    ],
+)
+def test_x09_patzer_table_minus_the_defenders_qs(
+    reading: PatzerDefence, dice: list[int], row: str, qs: int
+) -> None:
+    """Kira's 9+9 is a Patzer. By default nothing is subtracted (no defence against a failed
+    attack) and 1+1 = 2 is Überdehnt; under defence_roll the Wache rolls Ausweichen 10 —
+    3+4 = 7 succeeds with QS 2, so 2 − 2 = 0 is Muskelriss (1W10 direkt and angeschlagen for
+    Kira); a failed defence (8+9) subtracts 0."""
+    c = duel([*dice, *TAIL], runner={"mumm": 0}, patzer_defender_qs=reading)
+    reactions = c.fighters[1].reactions
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+    table = of(c, ev.TableRolled)[-1]
+    assert table.table is ev.TableKind.PATZER and table.row == row and table.minus == qs
+    assert c.fighters[1].reactions == reactions  # the Patzer's defence costs no reaction
+    defences = [e for e in of(c, ev.CheckRolled) if e.fighter == 1]
+    assert len(defences) == (reading is PatzerDefence.DEFENCE_ROLL)
+    assert c.fighters[0].has(Condition.ANGESCHLAGEN) is (row == "Muskelriss")

@@ -35,7 +35,7 @@ from cwenv.engine.payloads import AttackPrompt, AttackRef, CheckInfo, CheckPurpo
 from cwenv.invariants import present
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import AttackMode, Condition, CoverLevel, Maneuver
-from cwenv.rules.options import ManeuverCrit
+from cwenv.rules.options import ManeuverCrit, PatzerDefence
 from cwenv.rules.probe import ProbeResult, contest, resolve_probe
 from cwenv.rules.tables import volltreffer_effect
 
@@ -54,9 +54,19 @@ class AttackStage(IntEnum):
     COMPARED = 4  # the defence roll is back: compare (A04)
     EFFECTS_DONE = 5  # a hit's effects have run: the next target of an area attack
     AFTER_PATZER = 6  # a Patzer's effects have run
+    PATZER_DEFENDED = 7  # X09 defence_roll: the target's roll against a Patzer is back
 
 
-_DECLARE, _ROLL, _ROLLED, _DEFEND, _COMPARED, _EFFECTS_DONE, _AFTER_PATZER = AttackStage
+(
+    _DECLARE,
+    _ROLL,
+    _ROLLED,
+    _DEFEND,
+    _COMPARED,
+    _EFFECTS_DONE,
+    _AFTER_PATZER,
+    _PATZER_DEFENDED,
+) = AttackStage
 
 
 class AttackFrame(Frame):
@@ -204,6 +214,10 @@ class AttackFrame(Frame):
                     return self._next_target(c, a)
             if result.patzer:
                 c.count("patzer")
+                if c.options.patzer_defender_qs is PatzerDefence.DEFENCE_ROLL and (
+                    can_use_reaction(c, t)
+                ):
+                    return self._defend_patzer(c, a, t)
                 self.stage = _AFTER_PATZER
                 return patzer_effects(c, a, t, self.mode, self.index)
             c.emit(ev.AttackFailed(a.idx, t.idx, "verfehlt"))
@@ -211,6 +225,22 @@ class AttackFrame(Frame):
         if result.volltreffer:
             c.count("volltreffer")
         return self._next_target(c, a)
+
+    def _defend_patzer(self, c: Combat, a: FighterState, t: FighterState) -> Frame:
+        """A08, X09 defence_roll: the target rolls its best defence value against the
+        failed attack (no reaction paid: nothing hits it); its QS worsens the Patzer."""
+        values = defence_values(c, self.mode, a, self.index)
+        skill = max(values, key=t.spec.value)
+        self.stage = _PATZER_DEFENDED
+        about = CheckInfo(CheckPurpose.DEFENCE, self.ref(t.idx, self.attack))
+        return check(c, t, skill, "Verteidigung", about, reaction=True, defence=True)
+
+    def _patzer_defended(
+        self, c: Combat, a: FighterState, result: ProbeResult
+    ) -> Decision | Frame | Return:
+        self.stage = _AFTER_PATZER
+        t = c.fighters[self.target]
+        return patzer_effects(c, a, t, self.mode, self.index, result.qs)
 
     def _next_target(self, c: Combat, a: FighterState) -> Decision | Frame | Return:
         """Offer the defence to the current target (A02); area attacks loop over targets."""
@@ -326,6 +356,7 @@ _BY_STAGE = {
     AttackStage.COMPARED: AttackFrame._compared,
     AttackStage.EFFECTS_DONE: AttackFrame._after_effects,
     AttackStage.AFTER_PATZER: AttackFrame._done,
+    AttackStage.PATZER_DEFENDED: AttackFrame._patzer_defended,
 }
 if set(_BY_STAGE) != set(AttackStage):  # every stage needs its method
     raise ImportError(f"AttackFrame stages without a method: {set(AttackStage) - set(_BY_STAGE)}")

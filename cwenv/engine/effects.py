@@ -182,13 +182,13 @@ def slide_path(c: Combat, f: FighterState, toward: int) -> tuple[int, ...]:
 
 
 def patzer_effects(
-    c: Combat, a: FighterState, t: FighterState, mode: AttackMode, index: int
+    c: Combat, a: FighterState, t: FighterState, mode: AttackMode, index: int, qs: int = 0
 ) -> Frame:
-    """A08: roll 2W10 − the defender's QS (0: a failed attack draws no defence, X09) and
-    apply the row to the attacker."""
+    """A08: roll 2W10 − the defender's QS (``qs``: 0 unless X09 patzer_defender_qs lets the
+    target roll a defence) and apply the row to the attacker."""
     d1, d2 = c.d10(), c.d10()
-    row = patzer_row(d1 + d2)
-    c.emit(ev.TableRolled(a.idx, ev.TableKind.PATZER, d1, d2, 0, row.value))
+    row = patzer_row(d1 + d2 - qs)
+    c.emit(ev.TableRolled(a.idx, ev.TableKind.PATZER, d1, d2, qs, row.value))
     c.count(f"patzer:{row.name}")
     frames: list[Frame] = []
     if row is FumbleRow.MUSKELRISS:

@@ -192,3 +192,10 @@ class DisarmedDamage(Enum):
 
     TOTAL = "total"  # once on the damage roll's total, after armour
     PER_DIE = "per_die"  # once for each damage die (after armour)
+
+
+class PatzerDefence(Enum):
+    """X09: whose QS A08's 'Würfel bei einem Patzer 2W10 – QS des Verteidigers' subtracts."""
+
+    NONE = "none"  # a failed attack draws no defence roll: 2W10 − 0
+    DEFENCE_ROLL = "defence_roll"  # the target rolls its defence; a success's QS counts

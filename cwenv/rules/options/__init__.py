@@ -55,6 +55,7 @@ from cwenv.rules.readings import (
     MeleeDefence as MeleeDefence,
     MummRegen as MummRegen,
     NscAtZero as NscAtZero,
+    PatzerDefence as PatzerDefence,
     PenaltyScope as PenaltyScope,
     ProneBonusUntil as ProneBonusUntil,
     ProneMovement as ProneMovement,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cwenv.rules.options.documented import Section, documented
-from cwenv.rules.readings import BehinderungScope, MeleeDefence
+from cwenv.rules.readings import BehinderungScope, MeleeDefence, PatzerDefence
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,16 @@ class AttackOptions(Section):
     )
     defence_patzer_niedergeworfen: bool = documented(
         False, "X09", "A08 is the attack table; a failed defence simply fails.", "true"
+    )
+    patzer_defender_qs: PatzerDefence = documented(
+        PatzerDefence.NONE,
+        "X09",
+        "A08 'Würfel bei einem Patzer 2W10 – QS des Verteidigers', but A02 offers a defence "
+        "only against a successful attack: a failed one draws no defence roll, so 0 is "
+        "subtracted and the '≤0 Muskelriss' row needs a roll the dice cannot make.",
+        "defence_roll: the target (if able to react, R01/X24) rolls its best defence value "
+        "against the failed attack, free of reaction cost; the QS of a success is "
+        "subtracted, a failure subtracts 0",
     )
     unarmed_bonus: int = documented(
         -2, "X12", "Unarmed damage is weapon data; W10−2 keeps fists weaker than blades.", "int"
