@@ -9,16 +9,80 @@ squeeze between two.
 Terrain cover is directional (C02): a cover object protects the target only when it lies
 on the line of fire within one metre of the target, so a crate east of a fighter covers
 against fire from the east and not from the west.
+
+This module is also the reference of the native core (``cwenv._core``, docs/native.md):
+where the core is built, :func:`has_line_of_sight`, :func:`terrain_cover` and the steps
+of :func:`sight_line` are answered by it, bit for bit the same (tests/test_native_los.py);
+``CWENV_ENGINE=python`` keeps everything here.
 """
 
 from __future__ import annotations
 
+import os
+import warnings
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.model.types import CoverLevel
 
+if TYPE_CHECKING:
+    from cwenv._core import Lines as _CoreLines
+
 Steps = tuple[tuple[int, ...], ...]
+ENGINES = ("native", "python")
+_LEVELS = tuple(CoverLevel)  # an int from the core to its CoverLevel, without a call
+
+
+class EngineChoiceError(ValueError):
+    """``CWENV_ENGINE`` names no engine, or asks for the native one where none is built."""
+
+
+def _load_core(choice: str, *, asked: bool) -> ModuleType | None:
+    if choice not in ENGINES:
+        raise EngineChoiceError(f"CWENV_ENGINE={choice!r}: choose one of {', '.join(ENGINES)}")
+    if choice == "python":
+        return None
+    try:
+        from cwenv import _core
+    except ImportError as exc:
+        if asked:
+            raise EngineChoiceError(
+                "the native engine was asked for, but its core is not built (docs/native.md)"
+            ) from exc
+        warnings.warn(
+            "cwenv: the native core is not built (no C++ compiler at install?); using the "
+            "Python reference engine. Set CWENV_ENGINE=python to silence this.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    return _core
+
+
+_core = _load_core(os.environ.get("CWENV_ENGINE") or "native", asked="CWENV_ENGINE" in os.environ)
+
+
+def engine() -> str:
+    """The engine that answers lines of fire now: ``"native"`` or ``"python"``."""
+    return "python" if _core is None else "native"
+
+
+def use_engine(choice: str) -> None:
+    """Switch engines in this process (benchmarks and the conformance tests compare the
+    two in one run); ``CWENV_ENGINE`` sets the default at import."""
+    global _core
+    _core = _load_core(choice, asked=True)
+
+
+def _native_lines(core: ModuleType, bm: BattleMap) -> _CoreLines:
+    """The core's twin of ``bm``. The map is frozen and owned elsewhere, so its per-map
+    cache holds the twin, keyed by the core's class: every combat on the map shares one.
+    Callers look it up inline first (a function call costs more than the query)."""
+    lines: _CoreLines = core.Lines(bm.width, bm.height, bytes(bm.terrain))
+    bm.edge_cache[core.Lines] = lines
+    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +114,11 @@ def sight_line(bm: BattleMap, a: int, b: int) -> SightLine:
     key = a * bm.size + b
     hit = bm.line_cache.get(key)
     if hit is None:
-        hit = _compile(bm, b, _supercover(bm.width, bm.xs[a], bm.ys[a], bm.xs[b], bm.ys[b]))
-        bm.line_cache[key] = hit
+        if _core is None:
+            steps = _supercover(bm.width, bm.xs[a], bm.ys[a], bm.xs[b], bm.ys[b])
+        else:
+            steps = _core.supercover(bm.width, a, b)
+        hit = bm.line_cache[key] = _compile(bm, b, steps)
     return hit
 
 
@@ -124,6 +191,11 @@ def _supercover(w: int, x0: int, y0: int, x1: int, y1: int) -> Steps:
 
 def has_line_of_sight(bm: BattleMap, opaque: bytearray, a: int, b: int) -> bool:
     """True when no step of the line between ``a`` and ``b`` is wholly opaque."""
+    if _core is not None:
+        lines = bm.edge_cache.get(_core.Lines)
+        if not isinstance(lines, _core.Lines):
+            lines = _native_lines(_core, bm)
+        return not lines.blocked(opaque, a, b)
     return not sight_line(bm, a, b).blocked(opaque)
 
 
@@ -133,6 +205,11 @@ def terrain_cover(bm: BattleMap, opaque: bytearray, a: int, b: int) -> CoverLeve
     FULL when sight is blocked; otherwise the best cover object on the line of fire within
     one metre of the target.
     """
+    if _core is not None:
+        lines = bm.edge_cache.get(_core.Lines)
+        if not isinstance(lines, _core.Lines):
+            lines = _native_lines(_core, bm)
+        return _LEVELS[lines.terrain_cover(opaque, a, b)]
     line = sight_line(bm, a, b)
     return CoverLevel.FULL if line.blocked(opaque) else line.cover
 

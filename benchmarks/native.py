@@ -1,0 +1,191 @@
+"""``python -m benchmarks.native``: the native core against the Python reference, one run.
+
+Both engines are measured in the same process, interleaved round by round (CPU time,
+``benchmarks.core.rate``), so each figure is a ratio that a busy machine disturbs little:
+
+* ``los``: ``terrain_cover`` + ``has_line_of_sight`` for the pairs of cells a greedy
+  feuergefecht combat asks about, lines already compiled (as in a long run);
+* ``los_array``: the cover of every cell of the map against 20 attacker cells, per cell:
+  natively one call for the whole map (``Lines.terrain_covers``, the core without the
+  Python call around each query), in Python one ``terrain_cover`` per cell;
+* ``los_cold``: compiling lines of fire on a fresh map (``sight_line``, empty cache);
+* ``combat``: whole greedy-vs-greedy feuergefecht combats, each seed under both engines
+  in turn; their event logs must be identical, or the benchmark fails.
+
+Figures and context go to benchmarks/NOTES.md by hand (docs/native.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import statistics
+from collections.abc import Callable
+
+from benchmarks.core import clock, rate
+from cwenv.battlemap import los
+from cwenv.battlemap.grid import BattleMap
+from cwenv.engine.game import Game
+
+SCENARIO = "feuergefecht"
+AGENT = "greedy"
+FIGURES = {
+    "los": "queries/s",
+    "los_array": "queries/s",
+    "los_cold": "lines/s",
+    "combat": "combats/s",
+}
+
+
+def _game() -> Game:
+    from cwenv.runner.task import load_game
+
+    return load_game(SCENARIO)
+
+
+def _play(game: Game, seed: int) -> str:
+    """One greedy-vs-greedy combat; the digest of its event log."""
+    from cwenv.agent import play_out
+    from cwenv.agent_registry import make_agent
+
+    agents = {side: make_agent(AGENT) for side in (0, 1, 2)}
+    c = game.new_combat(seed)
+    play_out(c, agents, {side: random.Random(seed * 3 + side) for side in agents})
+    return hashlib.sha256(repr(c.events).encode()).hexdigest()
+
+
+def _asked_pairs(game: Game, combats: int) -> list[tuple[int, int]]:
+    """The cells of every two fighters at every decision of real greedy combats: the
+    (attacker, target) lines the engine and the agents ask about."""
+    from cwenv.agent import DecisionView
+    from cwenv.agent_registry import make_agent
+
+    pairs: list[tuple[int, int]] = []
+    agent = make_agent(AGENT)
+    for seed in range(combats):
+        c = game.new_combat(10_000 + seed)
+        view, rng = DecisionView(c), random.Random(seed)
+        while not c.is_terminal():
+            cells = [f.pos for f in c.fighters if f.on_map and not f.dead]
+            pairs += [(a, b) for a in cells for b in cells if a != b]
+            c.apply(agent.act(view, c.legal_actions(), rng))
+    return pairs
+
+
+def _los_work(bm: BattleMap, pairs: list[tuple[int, int]]) -> Callable[[], int]:
+    opaque = bm.initial_opacity()
+    cover, sight = los.terrain_cover, los.has_line_of_sight
+
+    def work() -> int:
+        for a, b in pairs:
+            cover(bm, opaque, a, b)
+            sight(bm, opaque, a, b)
+        return 2 * len(pairs)
+
+    return work
+
+
+def _array_work(bm: BattleMap) -> Callable[[], int]:
+    import numpy as np
+
+    opaque = bm.initial_opacity()
+    cells = np.arange(bm.size, dtype=np.int32)
+    standable = [c for c in range(bm.size) if bm.terrain[c].standable]
+    sources = random.Random(0).sample(standable, 20)
+    cover = los.terrain_cover
+
+    def work() -> int:
+        core = los._core
+        if core is None:
+            for a in sources:
+                for b in range(bm.size):
+                    cover(bm, opaque, a, b)
+        else:
+            lines = core.Lines(bm.width, bm.height, bytes(bm.terrain))
+            for a in sources:
+                lines.terrain_covers(opaque, a, cells)
+        return len(sources) * bm.size
+
+    work()  # the Python lines compiled, as in a long run
+    return work
+
+
+def _cold_work(bm: BattleMap, pairs: list[tuple[int, int]]) -> Callable[[], int]:
+    fresh = BattleMap(
+        width=bm.width, height=bm.height, terrain=bm.terrain, elevation=bm.elevation
+    )
+
+    def work() -> int:
+        fresh.line_cache.clear()
+        for a, b in pairs:
+            los.sight_line(fresh, a, b)
+        return len(pairs)
+
+    return work
+
+
+def _combats(game: Game, seeds: range, digests: dict[str, list[str]]) -> dict[str, float]:
+    """Combats per CPU second of each engine over ``seeds``, the engines alternating combat
+    by combat (and which goes first), so a neighbour's load falls on both alike; the
+    event-log digests go to ``digests``."""
+    spent = dict.fromkeys(los.ENGINES, 0.0)
+    for i, seed in enumerate(seeds):
+        for engine in los.ENGINES[:: 1 if i % 2 else -1]:
+            los.use_engine(engine)
+            start = clock()
+            digests[engine].append(_play(game, seed))
+            spent[engine] += clock() - start
+    return {engine: len(seeds) / max(spent[engine], 1e-9) for engine in los.ENGINES}
+
+
+def measure(seconds: float, repeats: int, combats: int) -> dict[str, dict[str, list[float]]]:
+    """Samples per figure and engine: {figure: {engine: [units per CPU second, ...]}}.
+
+    The engines alternate inside every round; the combats of a round are the same seeds
+    under both engines.
+    """
+    game = _game()
+    bm = game.battlemap
+    pairs = _asked_pairs(game, 2)
+    distinct = sorted(set(pairs))
+    out: dict[str, dict[str, list[float]]] = {
+        name: {engine: [] for engine in los.ENGINES} for name in FIGURES
+    }
+    digests: dict[str, list[str]] = {engine: [] for engine in los.ENGINES}
+    try:
+        for round_ in range(repeats):
+            for engine in los.ENGINES:
+                los.use_engine(engine)
+                out["los"][engine] += rate(_los_work(bm, pairs), seconds, 1)
+                out["los_array"][engine] += rate(_array_work(bm), seconds, 1)
+                out["los_cold"][engine] += rate(_cold_work(bm, distinct), seconds, 1)
+            seeds = range(1 + round_ * combats, 1 + (round_ + 1) * combats)
+            for engine, value in _combats(game, seeds, digests).items():
+                out["combat"][engine].append(value)
+    finally:
+        los.use_engine("native")
+    if digests["native"] != digests["python"]:
+        raise SystemExit("the engines disagree: the same seeds gave different event logs")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.native", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU time per sample")
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds")
+    parser.add_argument("--combats", type=int, default=10, help="combats per combat sample")
+    parser.add_argument("--quick", action="store_true", help="smoke test: tiny settings")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seconds, args.repeats, args.combats = 0.02, 1, 1
+    print(f"{'figure':10} {'native':>14} {'python':>14} {'native/python':>14}")
+    for name, samples in measure(args.seconds, args.repeats, args.combats).items():
+        native, python = (statistics.median(samples[e]) for e in los.ENGINES)
+        ratio = native / python
+        print(f"{name:10} {native:>14,.1f} {python:>14,.1f} {ratio:>13.2f}×  {FIGURES[name]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
