@@ -226,3 +226,41 @@ def test_x09_patzer_table_minus_the_defenders_qs(
     defences = [e for e in of(c, ev.CheckRolled) if e.fighter == 1]
     assert len(defences) == (reading is PatzerDefence.DEFENCE_ROLL)
     assert c.fighters[0].has(Condition.ANGESCHLAGEN) is (row == "Muskelriss")
+
+
+# -- P06/X53: a Patzer outside the tables, spends that cannot matter (item 8) ----------------
+def _post_kinds(c: Combat) -> set[ActionKind]:
+    if c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK:
+        c.apply(find(c, ActionKind.PRE_NONE))
+    if c.decision is None or c.decision.kind is not DecisionKind.POST_CHECK:
+        return set()
+    return {a.kind for a in c.legal_actions()}
+
+
+@pytest.mark.parametrize("futile", [True, False])
+@pytest.mark.parametrize(
+    ("dice", "spend"), [((9, 9), ActionKind.POST_AVERT), ((2, 3), ActionKind.POST_REROLL)]
+)
+def test_x53_spends_on_shaking_off_verwirrt(
+    futile: bool, dice: tuple[int, int], spend: ActionKind
+) -> None:
+    """H12: Kira (Mumm 5) shakes off Verwirrt with Wahrnehmung 10 − 2. A Patzer (9+9) of
+    that check has no table and no Tycoon (P06): a plain failure, so averting it changes
+    nothing; a success (2+3) ends Verwirrt whatever its QS, so rerolling it changes
+    nothing. By default both spends are still offered; futile_spends false drops them."""
+    c = duel([*dice, *TAIL], futile_spends=futile)
+    gain_condition(c, c.fighters[0], Condition.VERWIRRT)
+    c.refresh_legal()
+    c.apply(find(c, ActionKind.SHAKE, arg=int(Condition.VERWIRRT)))
+    assert (spend in _post_kinds(c)) is futile
+
+
+@pytest.mark.parametrize(
+    ("dice", "spend"), [((9, 9), ActionKind.POST_AVERT), ((2, 3), ActionKind.POST_REROLL)]
+)
+def test_x53_spends_that_matter_stay_offered(dice: tuple[int, int], spend: ActionKind) -> None:
+    """With futile_spends false an attack's Patzer (A08) can still be averted and its
+    success (QS) rerolled."""
+    c = duel([*dice, *TAIL], futile_spends=False)
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+    assert spend in _post_kinds(c)

@@ -35,6 +35,7 @@ from cwenv.engine.payloads import (
     CheckPurpose,
     KeepPrompt,
 )
+from cwenv.engine.tables.checks import CHECK_PURPOSES
 from cwenv.engine.tables.conditions import CONDITION_PENALTY, MALUS_ORDER, CheckSort
 from cwenv.invariants import present
 from cwenv.model.types import CheckValue, Condition, MummSpend, Side
@@ -222,9 +223,12 @@ class CheckFrame(Frame):
         """Why the after-roll choice ``kind`` is not open (M01, M03), None if it is."""
         r = present(self.result, "the roll (set before stage 2)")
         opts = c.options
+        use = CHECK_PURPOSES[self.about.purpose]  # X53: what the check decides
         if kind is ActionKind.POST_AVERT:
             if not r.patzer:
                 return "only a Patzer can be averted (M01)"
+            if not (opts.futile_spends or use.patzer(opts)):
+                return "this Patzer is a plain failure (P06, X53 futile_spends)"
             if self.rerolls and not opts.mumm_avert_after_reroll:
                 return "no M01 after a reroll (mumm_avert_after_reroll is off)"
             return mumm_problem(c, f, MummSpend.PATZER_ABWENDEN.cost)
@@ -233,6 +237,8 @@ class CheckFrame(Frame):
                 return "a Patzer cannot be rerolled (M03); M01 averts it"
             if r.volltreffer:  # rerolling it is a no-op
                 return "a Volltreffer cannot be bettered"
+            if r.success and not (opts.futile_spends or use.graded):
+                return "only success counts for this check (X53 futile_spends)"
             if self.rerolls >= opts.mumm_rerolls_per_check:
                 return "M03 as often as the rules allow on this check (mumm_rerolls_per_check)"
             return mumm_problem(c, f, MummSpend.PROBE_WIEDERHOLEN.cost)

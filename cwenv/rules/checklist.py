@@ -153,6 +153,7 @@ FIRST_ADDITION = 48
 """The number of the first project addition (the shared checklist ends at X47)."""
 
 PROJECT_ADDITIONS: dict[str, str] = {
+    "X53": 'P06 "Die Folgen bestimmt der Tycoon oder eventuelle Tabellen": what a Patzer outside the tables does, and whether M01/M03 are offered where they change nothing.',
     "X59": 'P08 "in der Regel derselbe Modifikator wie für die Hauptprobe": which of the main check\'s modifiers a helper rolls with.',
     "X60": "P08 in combat: when a helper rolls and which of the ally's checks an announced help counts for (any, or attacks only).",
     "X61": 'M10 "etwas dummes, aber draufgängerisches" without Mumm: what earns the point back, and when?',

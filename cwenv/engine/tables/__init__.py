@@ -7,6 +7,7 @@ table                  keyed by                    module
 ``MANEUVERS``          :class:`Maneuver` (K)       :mod:`cwenv.engine.tables.maneuvers`
 ``MUMM_SPENDS``        :class:`MummSpend` (M)      :mod:`cwenv.engine.tables.mumm`
 ``HANDLUNGEN``         :class:`ActionKind` (H)     :mod:`cwenv.engine.tables.handlungen`
+``CHECK_PURPOSES``     :class:`CheckPurpose` (P)   :mod:`cwenv.engine.tables.checks`
 =====================  ==========================  ===================================
 
 Every table is built by :func:`rule_table`, which refuses at import a member without an

@@ -72,6 +72,19 @@ class MummOptions(Section):
         "Benommen during the turn's forced Mumm-Probe (Z02: the Handlung is spent anyway).",
         "own_turn",
     )
+    futile_spends: bool = documented(
+        True,
+        "X53",
+        "P06 'Die Folgen bestimmt der Tycoon oder eventuelle Tabellen': without a Tycoon a "
+        "Patzer does more than fail only where a rule names it (the attack table A08, death "
+        "in the dying check D08, 1W10 from stabilising D09/X35, a defence under X09 "
+        "defence_patzer_niedergeworfen); a climb, a defence, shaking off, the benommen "
+        "Mumm-Probe, Zehrend, Sturz abfangen, a helper's roll simply fail. M01 and M03 stay "
+        "offered everywhere: the text forbids no spend, even one that changes nothing.",
+        "false: M01 only on a Patzer that has a consequence, M03 on a success only where "
+        "its QS, roll or Volltreffer counts (attack, defence, dying, Sturz abfangen, a jump "
+        "down, helping; cwenv.engine.tables.checks)",
+    )
     mumm_daring: DaringMumm = documented(
         DaringMumm.NEVER,
         "X61",
