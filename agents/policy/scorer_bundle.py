@@ -1,0 +1,214 @@
+"""Bundles of the candidate scorer (encoding 2, issue #18): safetensors + a strict manifest.
+
+A folder with ``manifest.json`` (format ``cwenv-scorer``) and ``policy.safetensors``,
+checked like the MLP bundles of :mod:`agents.policy.bundle`: a strict pydantic manifest,
+its own checksum, the weights' sha256, every tensor's name, dtype and shape before it is
+read, finite values. Then the encoding: ``observation_encoding``/``action_encoding`` must
+be encoding 2's record version (:data:`cwenv.envs.encoding2.ENCODING2_VERSION`) and its
+fingerprint this cwenv's (for the bundle's own K, which the weights do not depend on);
+otherwise :class:`EncodingMismatchError` names what changed. numpy only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+
+from agents.policy.bundle import (
+    MANIFEST,
+    MAX_WEIGHTS_BYTES,
+    WEIGHTS,
+    BundleError,
+    EncodingMismatchError,
+    _atomic_write,
+    _regular_file,
+    read_float32_tensors,
+    sha256_of,
+)
+from agents.policy.manifest import (
+    DIGEST_FIELD,
+    MAX_MANIFEST_BYTES,
+    EncodingRecord,
+    Sha256,
+    manifest_digest,
+    parse_manifest_json,
+)
+from agents.policy.scorer import (
+    F32,
+    ScorerDims,
+    batched,
+    forward,
+    masked_probabilities,
+    param_shapes,
+)
+from cwenv.envs.encoding import encoding_changes, fingerprint, member_changes
+from cwenv.envs.encoding2 import ENCODING2_VERSION, encoding2_record
+
+FORMAT = "cwenv-scorer"
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+Hidden = Annotated[int, Field(ge=1, le=4096)]
+
+
+class Network(BaseModel):
+    model_config = _STRICT
+
+    kind: Literal["candidate-scorer"] = "candidate-scorer"
+    hidden: Hidden = 64
+    vs_hidden: Hidden = 16
+    cand_hidden: Hidden = 64
+    kinds: Hidden = 64
+
+
+class ScorerManifest(BaseModel):
+    model_config = _STRICT
+
+    format: Literal["cwenv-scorer"] = "cwenv-scorer"
+    format_version: Literal[1] = 1
+    algorithm: Literal["MaskablePPO"] = "MaskablePPO"
+    observation_encoding: int = Field(ge=1, le=1000)
+    action_encoding: int = Field(ge=1, le=1000)
+    encoding: EncodingRecord
+    network: Network = Field(default_factory=Network)
+    scenario: str = Field(min_length=1, max_length=500)
+    side: Literal["gegner", "runner"]
+    training: dict[str, JsonValue] = Field(default_factory=dict)
+    weights_sha256: Sha256
+    manifest_sha256: Sha256 | None = None
+
+
+def scorer_dims(m: ScorerManifest) -> ScorerDims:
+    shapes = {k.key: tuple(k.shape) for k in m.encoding.observation}
+    n = m.network
+    return ScorerDims(
+        entity=shapes["entities"][-1],
+        global_=shapes["global"][0],
+        map_=int(np.prod(shapes["map"])),
+        candidate=shapes["candidates"][-1],
+        kinds=n.kinds,
+        vs=shapes["candidate_vs"][-1],
+        hidden=n.hidden,
+        vs_hidden=n.vs_hidden,
+        cand_hidden=n.cand_hidden,
+    )
+
+
+def check_encoding2(m: ScorerManifest, path: Path) -> None:
+    """Refuse a bundle of another encoding, naming what differs."""
+    if m.observation_encoding != ENCODING2_VERSION or m.action_encoding != ENCODING2_VERSION:
+        raise EncodingMismatchError(
+            f"{path}: observation_encoding {m.observation_encoding} / action_encoding "
+            f"{m.action_encoding}; the candidate scorer reads encoding 2 (record version "
+            f"{ENCODING2_VERSION}). Version 2 is the padded grid encoding of the MLP bundles "
+            "(load those with agents.policy.bundle)"
+        )
+    theirs = m.encoding.model_dump()
+    if fingerprint(theirs) != theirs["fingerprint"]:
+        raise EncodingMismatchError(f"{path}: encoding.fingerprint does not match its record")
+    ours = encoding2_record(int(theirs["capacities"].get("candidates", 1)))
+    if theirs["fingerprint"] != ours["fingerprint"]:
+        raise EncodingMismatchError(
+            f"{path}: the scorer was trained on another encoding 2 (fingerprint "
+            f"{theirs['fingerprint'][:12]}, this cwenv's is {ours['fingerprint'][:12]}): "
+            f"{'; '.join(encoding_changes(theirs, ours))}. Train it again with this cwenv"
+        )
+    conflicts, _ = member_changes(theirs["members"], ours["members"])
+    if conflicts:
+        raise EncodingMismatchError(
+            f"{path}: the padded slots hold other rules than in training: {'; '.join(conflicts)}"
+        )
+
+
+class ScorerBundle:
+    """A loaded, verified candidate scorer."""
+
+    def __init__(self, manifest: ScorerManifest, tensors: dict[str, F32], path: Path) -> None:
+        self.manifest = manifest
+        self.tensors = tensors
+        self.path = path
+        self.dims = scorer_dims(manifest)
+
+    def evaluate(self, obs: dict[str, F32]) -> tuple[F32, float]:
+        """(logits over the K candidates, value) of one observation."""
+        logits, value = forward(self.tensors, batched(obs), self.dims)
+        return logits[0], float(value[0])
+
+    def choose(
+        self,
+        obs: dict[str, F32],
+        mask: NDArray[np.bool_],
+        rng: np.random.Generator | None = None,
+    ) -> int:
+        """The best legal candidate (or one sampled from the policy when ``rng`` is given)."""
+        logits, _ = self.evaluate(obs)
+        if rng is None:
+            return int(np.argmax(np.where(mask, logits, -np.inf)))
+        p = masked_probabilities(logits, mask).astype(np.float64)
+        return int(rng.choice(len(p), p=p / p.sum()))
+
+
+def _manifest_bytes(m: ScorerManifest) -> bytes:
+    data = m.model_dump(mode="json")
+    data[DIGEST_FIELD] = None
+    data[DIGEST_FIELD] = manifest_digest(data)
+    ScorerManifest.model_validate(data)
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def write_scorer_bundle(
+    folder: str | Path, tensors: dict[str, F32], *, scenario: str, side: str,
+    network: Network | None = None, training: dict[str, Any] | None = None, k: int = 512,
+) -> Path:  # fmt: skip
+    """Write a scorer bundle for the current encoding 2 (record with ``k`` candidates)."""
+    from safetensors.numpy import save
+
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    weights = save({n: np.ascontiguousarray(v, dtype=np.float32) for n, v in tensors.items()})
+    _atomic_write(path / WEIGHTS, weights)
+    m = ScorerManifest(
+        observation_encoding=ENCODING2_VERSION,
+        action_encoding=ENCODING2_VERSION,
+        encoding=EncodingRecord.model_validate(encoding2_record(k)),
+        network=network or Network(),
+        scenario=scenario,
+        side=side,
+        training=training or {},
+        weights_sha256=hashlib.sha256(weights).hexdigest(),
+    )
+    _atomic_write(path / MANIFEST, _manifest_bytes(m))
+    return path
+
+
+def load_scorer_bundle(folder: str | Path) -> ScorerBundle:
+    """Load and verify a scorer bundle; :class:`BundleError` says what is wrong."""
+    path = Path(folder)
+    mpath, wpath = path / MANIFEST, path / WEIGHTS
+    _regular_file(mpath, MAX_MANIFEST_BYTES)
+    try:
+        data = parse_manifest_json(mpath.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise BundleError(f"{mpath}: {exc}") from None
+    if data.get("format") != FORMAT:
+        raise BundleError(f"{mpath}: format {data.get('format')!r}; a scorer bundle is {FORMAT!r}")
+    try:
+        m = ScorerManifest.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
+            for e in exc.errors(include_url=False)
+        )
+        raise BundleError(f"{mpath}: {problems}") from None
+    if manifest_digest(data) != m.manifest_sha256:
+        raise BundleError(f"{mpath}: the manifest's checksum does not match; it was edited")
+    check_encoding2(m, path)
+    _regular_file(wpath, MAX_WEIGHTS_BYTES)
+    if sha256_of(wpath) != m.weights_sha256:
+        raise BundleError(f"{wpath}: sha256 does not match the manifest; the weights changed")
+    tensors = read_float32_tensors(wpath, param_shapes(scorer_dims(m)), BundleError)
+    return ScorerBundle(m, tensors, path)
