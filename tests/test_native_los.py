@@ -9,7 +9,10 @@ agree exactly.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,3 +122,53 @@ def test_bad_engine_choices_are_refused(monkeypatch: pytest.MonkeyPatch) -> None
         lines.terrain_cover(bm.initial_opacity(), 0, 4)
     with pytest.raises(ValueError, match="unknown terrain value 9"):
         _core.Lines(2, 1, bytes([0, 9]))
+
+
+def test_without_the_core_the_reference_answers_with_one_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import cwenv
+
+    monkeypatch.setitem(sys.modules, "cwenv._core", None)  # as if it had not been built
+    monkeypatch.delattr(cwenv, "_core")
+    with pytest.warns(RuntimeWarning, match="native core is not built"):
+        assert los._load_core("native", asked=False) is None
+    with pytest.raises(los.EngineChoiceError, match="its core is not built"):
+        los._load_core("native", asked=True)
+
+
+def test_cwenv_engine_python_selects_the_reference_at_import() -> None:
+    probe = "from cwenv.battlemap import los; print(los.engine())"
+    for choice, shown in (("python", "python"), ("native", "native"), ("", "native")):
+        env = {**os.environ, "CWENV_ENGINE": choice}
+        if not choice:
+            del env["CWENV_ENGINE"]
+        out = subprocess.run(
+            [sys.executable, "-W", "error", "-c", probe],
+            env=env, capture_output=True, text=True, check=True,
+        )
+        assert out.stdout.strip() == shown, (choice, out.stderr)
+
+
+@pytest.mark.parametrize(
+    ("agent", "scenarios"), [("greedy", SCENARIOS), ("taktiker", ["duell", "feuergefecht"])]
+)
+def test_whole_combats_are_the_same_under_both_engines(agent: str, scenarios: list[str]) -> None:
+    """One seeded combat per scenario: the same event log under both engines, event for
+    event (greedy everywhere; the doctrine, which reads the lines' cache itself, on two)."""
+    from cwenv.agent import play_out
+    from cwenv.agent_registry import make_agent
+
+    for name in scenarios:
+        game = load_game(name)
+        logs = {}
+        for choice in los.ENGINES:
+            los.use_engine(choice)
+            try:
+                c = game.new_combat(7)
+                agents = {side: make_agent(agent) for side in (0, 1, 2)}
+                play_out(c, agents, {side: random.Random(side) for side in agents})
+                logs[choice] = c.events
+            finally:
+                los.use_engine("native")
+        assert logs["native"] == logs["python"], name
