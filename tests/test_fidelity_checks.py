@@ -4,6 +4,7 @@ readings turned into named rule options (tests fail on the code before each fix)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +17,16 @@ from cwenv.engine.state import Combat
 from cwenv.engine.turn import turn_of
 from cwenv.model.specs import HackSpec
 from cwenv.model.types import Condition, Maneuver, Side
-from cwenv.rules.options import DisarmedDamage, ManeuverCrit, PatzerDefence
+from cwenv.rules.options import (
+    DEFAULT_OPTIONS,
+    DisarmedDamage,
+    GrosserWurfRoll,
+    LoneWinnerQS,
+    ManeuverCrit,
+    PatzerDefence,
+    TieQS,
+)
+from cwenv.rules.probe import ContestResult, contest, resolve_probe
 from tests.helpers import KNIFE, fighter, find
 from tests.test_rules_cover import INIT3, TAIL, fight, of, shoot
 from tests.test_rules_maneuvers import INIT as MANEUVER_INIT, maneuver, setup
@@ -264,3 +274,87 @@ def test_x53_spends_that_matter_stay_offered(dice: tuple[int, int], spend: Actio
     c = duel([*dice, *TAIL], futile_spends=False)
     c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
     assert spend in _post_kinds(c)
+
+
+# -- X38, X27, X54: hard-coded readings named (item 16) ------------------------------------------
+@pytest.mark.parametrize("keep_first", [True, False])
+def test_x38_keeping_the_first_result_when_the_reroll_is_a_patzer(keep_first: bool) -> None:
+    """M03 'Du entscheidest anschliessend, welches der beiden Ergebnisse gilt': Kira's 7+8
+    misses, the reroll 9+9 is a Patzer. By default she may still keep the first (a plain
+    miss); under mumm_keep_first_on_patzer false the Patzer stands."""
+    c = duel([7, 8, 9, 9, *TAIL], mumm_keep_first_on_patzer=keep_first)
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+    c.apply(find(c, ActionKind.PRE_NONE))
+    c.apply(find(c, ActionKind.POST_REROLL))
+    assert c.decision is not None
+    kinds = {a.kind for a in c.legal_actions()}
+    if keep_first:
+        assert c.decision.kind is DecisionKind.KEEP
+        assert kinds == {ActionKind.KEEP_FIRST, ActionKind.KEEP_SECOND}
+        return
+    # the one choice is taken: the Patzer stands, and only M01 is left to avert it
+    assert of(c, ev.ResultKept)[-1].second
+    assert c.decision.kind is DecisionKind.POST_CHECK
+    assert kinds == {ActionKind.POST_AVERT, ActionKind.POST_ACCEPT}
+
+
+@pytest.mark.parametrize("bought", [False, True])
+def test_x38_m05_while_benommen(bought: bool) -> None:
+    """Z02 'kannst du nicht handeln': a benommen Wache (Mumm 2) has no defence against
+    Kira's hit by default (X24 blocks its reactions, M05 included); under
+    mumm_reaction_while_benommen it may buy one for 1 Mumm."""
+    c = duel([3, 4, *TAIL], enemy={"mumm": 2, "mumm_max": 2}, mumm_reaction_while_benommen=bought)
+    gain_condition(c, c.fighters[1], Condition.BENOMMEN)
+    c.refresh_legal()
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+    if c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK:
+        c.apply(find(c, ActionKind.PRE_NONE))
+    if c.decision is not None and c.decision.kind is DecisionKind.POST_CHECK:
+        c.apply(find(c, ActionKind.POST_ACCEPT))
+    defend = [a for a in c.legal_actions() if a.kind is ActionKind.DEFEND]
+    assert bool(defend) is bought
+    assert all(a.mumm == 1 for a in defend)
+
+
+@pytest.mark.parametrize(
+    ("reading", "qs"), [(LoneWinnerQS.OWN_ROLL, 1), (LoneWinnerQS.DIFFERENCE, 3)]
+)
+def test_x27_the_lone_winners_qs(reading: LoneWinnerQS, qs: int) -> None:
+    """Kira's 2+3 hits (QS 1 from her own roll); the Wache's defence 8+9 fails. By default
+    the hit keeps QS 1; under contest_lone_winner_qs difference it is P07's band of
+    17 − 5 = 12, QS 3."""
+    c = duel([2, 3, 8, 9, *TAIL], runner={"mumm": 0}, contest_lone_winner_qs=reading)
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+    c.apply(next(a for a in c.legal_actions() if a.kind is ActionKind.DEFEND))
+    assert of(c, ev.Hit)[-1].qs == qs
+
+
+@pytest.mark.parametrize(("reading", "qs"), [(TieQS.ZERO, 0), (TieQS.OWN_ROLL, 2)])
+def test_x27_a_tie_goes_to_the_defender(reading: TieQS, qs: int) -> None:
+    opts = replace(DEFAULT_OPTIONS, contest_tie_qs=reading)
+    roll = resolve_probe(12, 3, 5, opts)
+    assert contest(roll, roll, opts) == ContestResult(1, qs)
+
+
+@pytest.mark.parametrize(
+    ("reading", "defended"),
+    [(GrosserWurfRoll.BEST_PASCH, True), (GrosserWurfRoll.HIGHEST_ROLL, False)],
+)
+def test_x54_the_great_throws_comparison_roll(reading: GrosserWurfRoll, defended: bool) -> None:
+    """M09 at Probenwert 13 against the Wache's Ausweichen 12 rolling 5+7 = 12: as the best
+    Pasch (6+6 = 12) the tie goes to the defender; as the highest roll (13) it hits by
+    13 − 12, QS 1."""
+    c = duel(
+        [5, 7, *TAIL],
+        runner={"kampfkunst": 13},
+        enemy={"ausweichen": 12},
+        grosser_wurf_roll=reading,
+    )
+    c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+    c.apply(find(c, ActionKind.PRE_GROSSER_WURF))
+    c.apply(next(a for a in c.legal_actions() if a.kind is ActionKind.DEFEND))
+    if c.decision is not None and c.decision.kind is DecisionKind.PRE_CHECK:
+        c.apply(find(c, ActionKind.PRE_NONE))
+    assert bool(of(c, ev.AttackDefended)) is defended
+    if not defended:
+        assert of(c, ev.Hit)[-1].qs == 1

@@ -35,7 +35,7 @@ from cwenv.engine.payloads import AttackPrompt, AttackRef, CheckInfo, CheckPurpo
 from cwenv.invariants import present
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import AttackMode, Condition, CoverLevel, Maneuver
-from cwenv.rules.options import ManeuverCrit, PatzerDefence
+from cwenv.rules.options import LoneWinnerQS, ManeuverCrit, PatzerDefence
 from cwenv.rules.probe import ProbeResult, contest, resolve_probe
 from cwenv.rules.tables import volltreffer_effect
 
@@ -307,6 +307,8 @@ class AttackFrame(Frame):
             return self._hit(c, a, outcome.qs)
         if result.patzer and c.options.defence_patzer_niedergeworfen:
             gain_condition(c, t, Condition.NIEDERGEWORFEN)
+        if c.options.contest_lone_winner_qs is LoneWinnerQS.DIFFERENCE:  # X27: P07's QS
+            return self._hit(c, a, contest(attack, result, c.options).qs)
         return self._hit(c, a, None)
 
     def _hit(

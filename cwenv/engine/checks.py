@@ -341,7 +341,7 @@ class CheckFrame(Frame):
                     self.first = self.result
                     self.result = self._roll(c, forced=False)
                     self.stage = _KEEP
-                    return self._keep_decision(f)
+                    return self._keep_decision(c, f)
                 return Return(self.result)
             choices = self._post_choices(c, f)
             if choices:
@@ -363,11 +363,14 @@ class CheckFrame(Frame):
         roll = present(self.result, "the roll (set before stage 2)")
         return Decision(DecisionKind.POST_CHECK, f.idx, choices, AfterRoll(self.about, roll))
 
-    def _keep_decision(self, f: FighterState) -> Decision:
+    def _keep_decision(self, c: Combat, f: FighterState) -> Decision:
+        keep = tuple(Action(k, f.idx) for k in (ActionKind.KEEP_SECOND, ActionKind.KEEP_FIRST))
+        if present(self.result, "the reroll").patzer and not c.options.mumm_keep_first_on_patzer:
+            keep = keep[:1]  # X38: a rerolled Patzer stands (M01 may still avert it)
         return Decision(
             DecisionKind.KEEP,
             f.idx,
-            (Action(ActionKind.KEEP_SECOND, f.idx), Action(ActionKind.KEEP_FIRST, f.idx)),
+            keep,
             KeepPrompt(
                 self.about,
                 present(self.first, "the first roll of M03"),

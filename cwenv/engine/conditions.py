@@ -79,11 +79,13 @@ def reaction_problem(c: CombatView, f: FighterState, with_mumm: int) -> str | No
     """Why ``f`` cannot pay for a reaction this way (0: one of the round's reactions,
     1: Mumm, M05, only once none is left), None when it can."""
     problem = react_problem(c, f)
-    if problem is not None:
+    # X38: under mumm_reaction_while_benommen M05 buys a reaction past Benommen's block
+    bought = with_mumm and f.standing and c.options.mumm_reaction_while_benommen
+    if problem is not None and not bought:
         return problem
     if not with_mumm:
         return None if f.reactions > 0 else "no reactions left this round (R01)"
-    if f.reactions > 0:
+    if f.reactions > 0 and problem is None:
         return "a reaction is left: Mumm (M05) pays only for one more"
     spend = mumm_problem(c, f, MummSpend.ZUSAETZLICHE_REAKTION.cost)
     return None if spend is None else f"an extra reaction (M05): {spend}"

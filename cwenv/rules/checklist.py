@@ -154,6 +154,7 @@ FIRST_ADDITION = 48
 
 PROJECT_ADDITIONS: dict[str, str] = {
     "X53": 'P06 "Die Folgen bestimmt der Tycoon oder eventuelle Tabellen": what a Patzer outside the tables does, and whether M01/M03 are offered where they change nothing.',
+    "X54": 'M09 "automatisch einen Volltreffer": what roll the automatic Volltreffer counts as when a defence or contest compares rolls (A04, P07).',
     "X59": 'P08 "in der Regel derselbe Modifikator wie für die Hauptprobe": which of the main check\'s modifiers a helper rolls with.',
     "X60": "P08 in combat: when a helper rolls and which of the ally's checks an announced help counts for (any, or attacks only).",
     "X61": 'M10 "etwas dummes, aber draufgängerisches" without Mumm: what earns the point back, and when?',

@@ -9,7 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from cwenv.rules.options import DifferenceQS, RuleOptions, VolltrefferQS
+from cwenv.rules.options import (
+    DifferenceQS,
+    GrosserWurfRoll,
+    LoneWinnerQS,
+    RuleOptions,
+    TieQS,
+    VolltrefferQS,
+)
 
 AUTO_FAIL_ROLL = 19
 """P04: a roll of 19 always fails (20 always fails and is a Patzer, being a Pasch)."""
@@ -89,11 +96,17 @@ def forced_volltreffer(probenwert: int, options: RuleOptions) -> ProbeResult:
     """M09 'Den grossen Wurf landen': an automatic Volltreffer at the highest QS.
 
     No dice are rolled. The result counts as the best Pasch the Probenwert allows (at most
-    9+9, since 19 and 20 always fail), which is what a defence is compared against (A04).
+    9+9, since 19 and 20 always fail), which is what a defence is compared against (A04);
+    under X54 ``highest_roll`` as the highest successful roll, min(Probenwert, 18).
     """
-    face = max(1, min(9, probenwert // 2))
-    qs = volltreffer_qs(probenwert, face * 2, options)
-    return ProbeResult(probenwert, face, face, True, max(qs, 1), True, False)
+    if options.grosser_wurf_roll is GrosserWurfRoll.HIGHEST_ROLL:
+        roll = max(2, min(AUTO_FAIL_ROLL - 1, probenwert))
+        d1 = min(10, (roll + 1) // 2)
+        d2 = roll - d1
+    else:
+        d1 = d2 = max(1, min(9, probenwert // 2))
+    qs = volltreffer_qs(probenwert, d1 + d2, options)
+    return ProbeResult(probenwert, d1, d2, True, max(qs, 1), True, False)
 
 
 def difference_qs(difference: int, options: RuleOptions) -> int:
@@ -114,20 +127,26 @@ class ContestResult:
 def contest(actor: ProbeResult, defender: ProbeResult, options: RuleOptions) -> ContestResult:
     """Compare two checks (P07, X27): one success wins; both → higher roll, tie → defender.
 
-    When only one side succeeds its QS is the band of its own roll (X27); when both fail
-    nobody wins.
+    When only one side succeeds its QS is the band of its own roll, or (X27
+    ``contest_lone_winner_qs``) of the rolls' difference; a tie's QS is 0 or the band of the
+    defender's roll (``contest_tie_qs``); when both fail nobody wins.
     """
     if options.volltreffer_wins_contest:
         if actor.volltreffer and not defender.volltreffer:
             return ContestResult(0, actor.qs)
         if defender.volltreffer and not actor.volltreffer:
             return ContestResult(1, defender.qs)
-    if actor.success and not defender.success:
-        return ContestResult(0, actor.qs)
-    if defender.success and not actor.success:
-        return ContestResult(1, defender.qs)
+    lone_difference = options.contest_lone_winner_qs is LoneWinnerQS.DIFFERENCE
+    if actor.success != defender.success:
+        winner, result = (0, actor) if actor.success else (1, defender)
+        if lone_difference:
+            gap = abs(actor.total - defender.total)
+            return ContestResult(winner, max(1, difference_qs(gap, options)))
+        return ContestResult(winner, result.qs)
     if not actor.success:
         return ContestResult(None, 0)
     if actor.total > defender.total:
         return ContestResult(0, difference_qs(actor.total - defender.total, options))
+    if actor.total == defender.total and options.contest_tie_qs is TieQS.OWN_ROLL:
+        return ContestResult(1, qs_band(defender.total))
     return ContestResult(1, difference_qs(defender.total - actor.total, options))

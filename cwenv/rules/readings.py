@@ -199,3 +199,24 @@ class PatzerDefence(Enum):
 
     NONE = "none"  # a failed attack draws no defence roll: 2W10 − 0
     DEFENCE_ROLL = "defence_roll"  # the target rolls its defence; a success's QS counts
+
+
+class LoneWinnerQS(Enum):
+    """X27: the QS of the one side that succeeds in a Vergleichende Probe."""
+
+    OWN_ROLL = "own_roll"  # the band of its own roll, as an ordinary success
+    DIFFERENCE = "difference"  # P07's difference of the two rolls, at least 1
+
+
+class TieQS(Enum):
+    """X27: the defender's QS when both succeed with the same roll."""
+
+    ZERO = "zero"  # the difference, 0
+    OWN_ROLL = "own_roll"  # the band of its own roll
+
+
+class GrosserWurfRoll(Enum):
+    """X54: what roll M09's automatic Volltreffer counts as in a comparison."""
+
+    BEST_PASCH = "best_pasch"  # the highest Pasch the Probenwert allows (at most 9+9)
+    HIGHEST_ROLL = "highest_roll"  # the highest successful roll, min(Probenwert, 18)

@@ -47,10 +47,12 @@ from cwenv.rules.readings import (
     DisarmedDamage as DisarmedDamage,
     DropAbsorbed as DropAbsorbed,
     ForcedMovementBlockade as ForcedMovementBlockade,
+    GrosserWurfRoll as GrosserWurfRoll,
     HelpModifier as HelpModifier,
     HelpScope as HelpScope,
     InitiativeSystem as InitiativeSystem,
     LivingCoverStacking as LivingCoverStacking,
+    LoneWinnerQS as LoneWinnerQS,
     ManeuverCrit as ManeuverCrit,
     MeleeDefence as MeleeDefence,
     MummRegen as MummRegen,
@@ -67,6 +69,7 @@ from cwenv.rules.readings import (
     StabilisePatzerVictim as StabilisePatzerVictim,
     Surprise as Surprise,
     TieOrder as TieOrder,
+    TieQS as TieQS,
     VolltrefferQS as VolltrefferQS,
 )
 

@@ -57,6 +57,21 @@ class MummOptions(Section):
     mumm_rerolls_per_check: int = documented(
         1, "X38", "'den Wurf wiederholen' once; then choose.", "n >= 1"
     )
+    mumm_keep_first_on_patzer: bool = documented(
+        True,
+        "X38",
+        "M03 'Du entscheidest anschliessend, welches der beiden Ergebnisse gilt': also when "
+        "the reroll is a Patzer ('Patzer können nicht wiederholt werden' speaks of the "
+        "roll that is rerolled).",
+        "false: a reroll that comes up Patzer stands (M01 may still avert it)",
+    )
+    mumm_reaction_while_benommen: bool = documented(
+        False,
+        "X38",
+        "Z02 'Solange du benommen bist, kannst du nicht handeln': M05 buys a reaction, but "
+        "the benommen fighter still cannot react unless X24 benommen_reactions keeps them.",
+        "true: M05 buys a reaction even while benommen (X24 blocks only the round's own)",
+    )
     mumm_avert_after_reroll: bool = documented(
         True, "X38", "M01 applies to whichever result stands.", "false"
     )

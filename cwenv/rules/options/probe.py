@@ -17,8 +17,11 @@ from cwenv.rules.options.documented import Section, documented
 from cwenv.rules.readings import (
     ActionBonusMode,
     DifferenceQS,
+    GrosserWurfRoll,
     HelpModifier,
     HelpScope,
+    LoneWinnerQS,
+    TieQS,
     VolltrefferQS,
 )
 
@@ -61,6 +64,26 @@ class ProbeOptions(Section):
         "declared_once_per_round: a Runner may claim +2 on one check per round",
     )
     volltreffer_wins_contest: bool = documented(False, "X27", "P07 compares rolls only.", "true")
+    contest_lone_winner_qs: LoneWinnerQS = documented(
+        LoneWinnerQS.OWN_ROLL,
+        "X27",
+        "P07 'Gelingt nur eine der Proben, gewinnt diese': an ordinary success, so the QS of "
+        "its own roll; the difference of the rolls is written for two successes.",
+        "difference: the band of the two rolls' difference, at least 1",
+    )
+    contest_tie_qs: TieQS = documented(
+        TieQS.ZERO,
+        "X27",
+        "A tie goes to the defender; the difference of equal rolls is 0, so QS 0.",
+        "own_roll: the defender's QS is the band of its own roll",
+    )
+    grosser_wurf_roll: GrosserWurfRoll = documented(
+        GrosserWurfRoll.BEST_PASCH,
+        "X54",
+        "M09 'automatisch einen Volltreffer': a Volltreffer is a Pasch, so in a comparison "
+        "(A04, P07) it counts as the highest Pasch the Probenwert allows, at most 9+9.",
+        "highest_roll: the highest successful roll, min(Probenwert, 18)",
+    )
     mental_checks: frozenset[CheckValue] = documented(
         MENTAL_CHECKS_DEFAULT,
         "X39",
