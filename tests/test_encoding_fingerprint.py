@@ -68,7 +68,8 @@ SHIPPED = {
         "731b31f1110861895a592c5d7fd5b9c222e8f8212feb450e01ef06cb424ad2e8",
     ),
 }
-OLD_ENV_DIGEST = "a4e99ea5bf553fa232ef5ddecd9466c8"  # ENV of test_golden_digests, encoding 1
+OLD_ENV_DIGEST = "6c4abe97a9688ed64bff2d571503267f"  # ENV of test_golden_digests, encoding 1
+# (re-recorded with it: R04 blockade_geometry and B02 hurdles changed play, #15 items 1, 2)
 V1_SLOTS = {"condition": 7, "side": 3, "decision": 12}
 V1_INDEX = {"MANEUVER": 5, "SHAKE": 7, "MUMM_SHAKE": 7, "DEFEND": 14}
 V1_NAMES = {"self": SELF_FEATURES, "allies": OTHER_FEATURES, "enemies": OTHER_FEATURES}

@@ -12,13 +12,16 @@ from typing import Any
 import pytest
 
 from cwenv.battlemap.blockade import passes
+from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, DecisionKind
 from cwenv.engine.conditions import gain_condition
+from cwenv.engine.parts import labelled
 from cwenv.engine.state import Combat
+from cwenv.engine.turn import turn_of
 from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import Condition, Side, WeaponKind
 from cwenv.rules.options import BlockadeGeometry, ProneMovement
-from tests.helpers import KNIFE, fighter, find, make_game, scripted
+from tests.helpers import KNIFE, events_of, fighter, find, make_game, scripted
 
 INIT = [5, 5, 1, 1]
 TAIL = [5] * 40
@@ -150,3 +153,73 @@ def test_h08_no_sprint_while_prone(reading: ProneMovement, crawl: int) -> None:
     assert c.why_illegal(Action(ActionKind.SPRINT, 0)) == "niedergeworfen: stand up first (H02)"
     moves = [a.cell for a in c.legal_actions() if a.kind is ActionKind.MOVE]
     assert max((c.bm.distance(c.fighters[0].pos, m) for m in moves), default=0) == crawl
+
+
+# -- B02 / X48: hurdles ----------------------------------------------------------------------
+def walled(wall: str, **opts: Any) -> Combat:
+    """Kira (Bewegung 6, Infiltration 12) at (1, 2) before a low wall ``wall`` (a column
+    pattern for x = 0–9, the same on every row); the Wache beyond it at (9, 0)."""
+    game = make_game(
+        [
+            (fighter("Kira", infiltration=12), (1, 2)),
+            (fighter("Wache", Side.GEGNER), (9, 0)),
+        ],
+        rows=[wall] * 5,
+        **opts,
+    )
+    return scripted(game, [*INIT, *TAIL])
+
+
+def offered(c: Combat, kind: ActionKind) -> set[tuple[int, int]]:
+    return {(c.bm.xs[a.cell], c.bm.ys[a.cell]) for a in c.legal_actions() if a.kind is kind}
+
+
+@pytest.mark.parametrize("hurdles", [True, False])
+def test_b02_x48_a_low_wall_is_a_hurdle_jumped_free(hurdles: bool) -> None:
+    """B02 'Hürden überwinden': the 1 m wide low wall '=' at x = 3 is cleared in stride
+    (2 m from (2, 2) to (4, 2), within half Bewegung); under hurdles=false it bars the
+    way on every row."""
+    c = walled("...=......", hurdles=hurdles)
+    assert ((4, 2) in offered(c, ActionKind.MOVE)) is hurdles
+    assert ((5, 2) in offered(c, ActionKind.MOVE)) is hurdles  # 1 + 2 + 1 m
+    if hurdles:
+        move(c, 4, 2)
+        assert at(c, 0) == (4, 2)
+
+
+@pytest.mark.parametrize(("dice", "lands"), [([2, 3], True), ([9, 8], False)])
+def test_b02_x48_a_wide_hurdle_is_an_infiltration_jump(dice: list[int], lands: bool) -> None:
+    """B02 'Weitere … Sprünge erfordern eine Probe auf Infiltration': four crates in a row
+    (x = 2–5) are more than half Bewegung (3 m): only a Schwierige Bewegung (5 m) clears
+    them, on Infiltration 12; a failed jump makes no headway and costs no fall."""
+    game = make_game(
+        [(fighter("Kira", infiltration=12), (1, 2)), (fighter("Wache", Side.GEGNER), (9, 0))],
+        rows=["..====...."] * 5,
+    )
+    c = scripted(game, [*INIT, *dice, *TAIL])
+    assert (6, 2) not in offered(c, ActionKind.MOVE)
+    assert (6, 2) in offered(c, ActionKind.SCHWIERIG)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(6, 2)))
+    assert labelled(events_of(c, ev.CheckRolled)[-1].parts)[0] == ("Infiltration", 12)
+    assert at(c, 0) == ((6, 2) if lands else (1, 2))
+    assert not events_of(c, ev.Fell) and c.fighters[0].lp == 30
+
+
+@pytest.mark.parametrize("hurdles", [True, False])
+def test_b02_x48_steps_up_are_jumped_as_high_as_they_are(hurdles: bool) -> None:
+    """B02 'höhere Sprünge': a 3 m step (half Bewegung) up onto a crate stack at (2, 2) is
+    free and costs 3 m; the 5 m stack at (2, 4) is an Infiltration jump; neither is a
+    climbable ledge, so under hurdles=false neither can be reached."""
+    game = make_game(
+        [(fighter("Kira", infiltration=12), (1, 2)), (fighter("Wache", Side.GEGNER), (9, 0))],
+        elevation=["0000000000", "0000000000", "0030000000", "0000000000", "0050000000"],
+        hurdles=hurdles,
+    )
+    c = scripted(game, [*INIT, 2, 3, *TAIL])
+    assert ((2, 2) in offered(c, ActionKind.MOVE)) is hurdles
+    assert (2, 4) not in offered(c, ActionKind.MOVE)
+    assert ((2, 4) in offered(c, ActionKind.SCHWIERIG)) is hurdles
+    if hurdles:
+        move(c, 2, 2)
+        assert at(c, 0) == (2, 2) and c.bm.elevation[c.fighters[0].pos] == 3
+        assert turn_of(c, 0).move_left(c, c.fighters[0]) == 3  # the 3 m hop cost 3 m

@@ -35,12 +35,15 @@ class MoveProfile:
 
     ``free_jump`` and ``free_drop`` are half Bewegung (min. 1 m) (B02, B06); ``slow_cost``
     is the metres one metre of climbing or swimming costs (2: half speed, B03, B04).
+    ``hurdles`` (X48): low walls and crates (``=``) and steps up onto a cell that is no
+    climbable ledge are hurdles to jump (B02); without it they bar the way.
     """
 
     free_jump: int
     free_drop: int
     slow_cost: int = 2
     max_jump: int = 12
+    hurdles: bool = False
 
 
 Edge = tuple[int, int, int, int]  # (to, metres, StepKind, drop)
@@ -50,6 +53,7 @@ def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, .
     """Every step out of ``a`` that terrain allows (fighters and doors are checked later)."""
     terrain, elev, xs, ys, w = bm.terrain, bm.elevation, bm.xs, bm.ys, bm.width
     out: list[Edge] = []
+    hops: list[Edge] = []  # B02 jumps up: listed after the one-metre steps (free_edges)
     ea = elev[a]
     in_water = terrain[a] is Terrain.WATER
     ax, ay = xs[a], ys[a]
@@ -74,11 +78,18 @@ def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, .
         elif dh > 1:
             if terrain[n] is Terrain.CLIMB:
                 out.append((n, profile.slow_cost * dh, StepKind.CLIMB, 0))
+            elif profile.hurdles and dh <= profile.max_jump:
+                # B02, X48: a step up is a hurdle jumped as high as it is, free up to half
+                # Bewegung, higher with Infiltration. A climbable ledge is climbed (B03).
+                kind = StepKind.NORMAL if dh <= profile.free_jump else StepKind.JUMP
+                hops.append((n, dh, kind, 0))
         else:
             out.append((n, 1, StepKind.DROP, -dh))
-    # Jumps over gaps (B02): a straight line over cells more than 1 m below the take-off.
+    out.extend(hops)
+    # Jumps over gaps and hurdles (B02): a straight line over cells more than 1 m below
+    # the take-off, and (X48) over low walls and crates no higher than it.
     for n in bm.neighbours[a]:
-        if elev[n] >= ea - 1 or terrain[n] is Terrain.WALL:
+        if not _spanned(bm, n, ea, profile.hurdles) or terrain[n] is Terrain.WALL:
             continue
         dx, dy = xs[n] - ax, ys[n] - ay
         gap = 1
@@ -91,7 +102,7 @@ def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, .
             c = y * w + x
             if terrain[c] is Terrain.WALL or terrain[c] is Terrain.DOOR_CLOSED:
                 break
-            if elev[c] < ea - 1:
+            if _spanned(bm, c, ea, profile.hurdles):
                 gap += 1
                 continue
             if terrain[c].standable and -profile.free_drop <= elev[c] - ea <= 1:
@@ -99,6 +110,16 @@ def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, .
                 out.append((c, gap + 1, kind, 0))
             break
     return tuple(out)
+
+
+def _spanned(bm: BattleMap, cell: int, take_off: int, hurdles: bool) -> bool:
+    """Whether a jump from ``take_off`` metres crosses ``cell`` (B02): a gap more than 1 m
+    below it, or (X48) a low wall or crate whose top (1 m above its ground) is no higher
+    than a step taken in stride."""
+    elev = bm.elevation[cell]
+    if elev < take_off - 1:
+        return True
+    return hurdles and bm.terrain[cell] is Terrain.COVER_HALF and elev <= take_off
 
 
 def terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, ...]:
@@ -145,8 +166,9 @@ def free_edges(bm: BattleMap, cell: int, profile: MoveProfile) -> FreeEdges:
     return ones, tuple(edges[len(ones) :])
 
 
-def has_difficult_terrain(bm: BattleMap) -> bool:
-    """Whether any Schwierige Bewegung is possible on this map (water, ledges, drops)."""
+def has_difficult_terrain(bm: BattleMap, hurdles: bool = True) -> bool:
+    """Whether any Schwierige Bewegung is possible on this map (water, ledges, drops, and
+    with ``hurdles`` (X48) low walls and crates)."""
     cached = bm.edge_cache.get("difficult")
     if cached is None:
         terrain, elev = bm.terrain, bm.elevation
@@ -154,4 +176,4 @@ def has_difficult_terrain(bm: BattleMap) -> bool:
             abs(elev[a] - elev[b]) > 1 for a in range(bm.size) for b in bm.neighbours[a]
         )
         bm.edge_cache["difficult"] = cached
-    return bool(cached)
+    return bool(cached) or (hurdles and Terrain.COVER_HALF in bm.terrain)

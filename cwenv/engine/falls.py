@@ -277,6 +277,10 @@ class SchwierigFrame(Frame):
                 dy = (bm.ys[landing] > y0) - (bm.ys[landing] < y0)
                 gap = bm.index(x0 + dx, y0 + dy)
                 depth = bm.elevation[f.pos] - bm.elevation[gap]
+                if depth < 2 or not bm.terrain[gap].standable:
+                    # X48: a failed jump over a low wall or up a step makes no headway.
+                    c.emit(ev.Acted(f.idx, "scheitert", DIFFICULT_VERBS[route.kind]))
+                    return DONE
                 if gap in c.occupant:
                     return DONE
                 c.move_fighter(f, gap)

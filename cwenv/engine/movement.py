@@ -62,7 +62,11 @@ def move_profile(c: Combat, f: FighterState) -> MoveProfile:
     if f.conditions >> Condition.EINGESCHRAENKT & 1 and not c.options.halvings_stack:
         slow = 1
     return MoveProfile(
-        free_jump=half, free_drop=drop, slow_cost=slow, max_jump=max(1, f.spec.movement)
+        free_jump=half,
+        free_drop=drop,
+        slow_cost=slow,
+        max_jump=max(1, f.spec.movement),
+        hurdles=c.options.hurdles,
     )
 
 

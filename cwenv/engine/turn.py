@@ -195,7 +195,7 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
         search = move_search(c, f)
         turn.routes = search.reach(move_left)
         acts.extend(move_actions(fighter, turn.routes.dests))
-        if turn.handlungen > 0 and has_difficult_terrain(c.bm):
+        if turn.handlungen > 0 and has_difficult_terrain(c.bm, c.options.hurdles):
             hard = turn.hard_routes = search.reach(move_left, difficult=True)
             dests = hard.dests
             acts.extend([Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in dests])

@@ -34,6 +34,20 @@ class MovementOptions(Section):
     climb_skill: Skill = documented(
         Skill.UNBEUGSAMKEIT, "X17", "B03's movement rule is the specific one.", "INFILTRATION"
     )
+    hurdles: bool = documented(
+        True,
+        "X48",
+        "B02 'einen oder mehrere Abgründe oder Hürden überwinden, der seiner halben Bewegung "
+        "(min. 1 Meter) entspricht … Weitere oder höhere Sprünge erfordern eine Probe auf "
+        "Infiltration': a low wall or crate ('=', its top 1 m above its ground) is jumped like "
+        "a gap, free up to half Bewegung across, farther (up to Bewegung) as a Schwierige "
+        "Bewegung; a step up onto a cell that is no climbable ledge costs its height in metres, "
+        "free up to half Bewegung, higher (up to Bewegung) as a Schwierige Bewegung; a failed "
+        "jump over a hurdle or up a step makes no headway; a climbable ledge ('H') is climbed "
+        "(B03).",
+        "false: '=' bars the way and a step up of more than 1 m only climbs onto 'H' (the "
+        "engine before #15)",
+    )
     climb_over_actions: bool = documented(
         True,
         "X40",
