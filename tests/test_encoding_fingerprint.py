@@ -379,13 +379,17 @@ def test_the_shipped_policies_choose_exactly_as_with_encoding_1(name: str) -> No
     assert checked > 50
 
 
-def test_env_observations_are_encoding_1_with_zeros_inserted() -> None:
+def test_env_observations_are_encoding_1_with_zeros_inserted(tmp_path: Path) -> None:
     """The seeded env run of test_golden_digests: with the padded slots taken out, every
     observation, mask and reward hashes to the digest encoding 1 recorded, and every
-    padded value is 0 (observation) or masked (action)."""
+    padded value is 0 (observation) or masked (action). The digest was recorded before
+    the R04 fidelity fix (#15 item 1) changed the X43 default; the old reading
+    (``blockade_geometry: stay_in_reach``) plays the recorded games again."""
     from cwenv.envs.kampfrunde import KampfrundeEnv
 
-    env = KampfrundeEnv(scenario="feuergefecht", opponent="greedy")
+    old_rules = tmp_path / "vor-r04.yaml"
+    old_rules.write_text("name: vor-r04\noptions:\n  blockade_geometry: stay_in_reach\n")
+    env = KampfrundeEnv(scenario="feuergefecht", opponent="greedy", rules=old_rules)
     keep = v1_actions(env.session.layout)
     pad = np.setdiff1d(np.arange(env.session.layout.size), keep)
     rng = np.random.default_rng(0)
