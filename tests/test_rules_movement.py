@@ -279,6 +279,51 @@ def test_b03_x40_moving_away_lets_go_and_a_failed_check_keeps_the_height() -> No
     assert kira.climb_cell == -1 and kira.climb_height == 0
 
 
+@pytest.mark.parametrize("falls", [True, False])
+def test_b03_x40_letting_go_part_way_is_a_fall(falls: bool) -> None:
+    """B05/B06, X40 climb_let_go_falls: Kira (Bewegung 6) hangs 3 m up the 5 m ledge and
+    walks away: a 3 m fall, deeper than the 2 m she absorbs, 1W10 brechend (the 5 in the
+    dice; no armour). Under the old reading letting go costs nothing."""
+    c = on_roof(
+        [3, 4],
+        start=(0, 1),
+        enemy_at=(4, 2),
+        rows=HIGH_ROWS,
+        elev=HIGH_ELEV,
+        bewegung=6,
+        opts={"climb_let_go_falls": falls},
+    )
+    kira, ledge = c.fighters[0], c.bm.index(1, 1)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.climb_height == 3
+    end_turns_until(c, 0)
+    c.apply(find(c, ActionKind.MOVE, cell=c.bm.index(0, 0)))
+    assert kira.climb_cell == -1 and kira.pos == c.bm.index(0, 0)
+    fell = events_of(c, ev.Fell)
+    assert [(e.fighter, e.metres, e.dice) for e in fell] == ([(0, 3, 1)] if falls else [])
+    assert kira.lp == (30 - 5 if falls else 30), lines(c)[-6:]
+
+
+def test_b03_x40_a_climber_knocked_off_in_the_enemys_turn_may_catch_the_fall() -> None:
+    """R05/X40: hanging 3 m up, Kira is knocked prone by the Wache's Umreissen in his turn:
+    she lets go and falls 3 m; outside her turn she is asked to catch it (R05)."""
+    from cwenv.model.types import Maneuver
+
+    c = on_roof(
+        [3, 4, 2, 2], start=(0, 1), enemy_at=(0, 2), rows=HIGH_ROWS, elev=HIGH_ELEV, bewegung=6
+    )
+    kira, ledge = c.fighters[0], c.bm.index(1, 1)
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
+    assert kira.climb_height == 3
+    end_turns_until(c, 1)
+    c.apply(find(c, ActionKind.MANEUVER, target=0, arg=int(Maneuver.UMREISSEN)))
+    while c.decision is not None and c.decision.kind is not DecisionKind.STURZ:
+        assert c.decision.fighter == 0, c.decision
+        c.apply(c.legal_actions()[-1])  # no defence, no Mumm
+    assert kira.climb_cell == -1 and c.decision is not None
+    assert c.decision.fighter == 0 and c.decision.payload.metres == 3
+
+
 def test_x40_atomic_climbs_never_reach_a_ledge_above_half_the_movement() -> None:
     c = on_roof(
         [],

@@ -6,8 +6,12 @@ metres in one Schwierige Bewegung. A ledge no higher than that is one ordinary d
 route (:func:`cwenv.battlemap.paths.reachable`); a higher one is climbed part by part: the
 climber stays in its cell, hanging at the wall (``FighterState.climb_cell`` and
 ``climb_height``), and each further Schwierige Bewegung at the same ledge adds its metres
-until the top is reached. Any other change of position lets go of the wall (progress lost,
-no fall: the climber is never higher than it could drop freely in this reading).
+until the top is reached. Any other change of position, falling prone, Benommen or going
+down lets go of the wall and loses the progress. Whether letting go is a fall of the height
+climbed is X40 ``climb_let_go_falls``: the old reading, no fall, was argued as "the climber
+is never higher than it could drop freely", which is false (Bewegung 6 climbs 3 m per
+action, but absorbs a drop of only 2 m under the default ``drop_absorbed``; two partial
+climbs hang higher still). :func:`lost_holds` finds who let go; the turn drops them.
 Swimming (B04) keeps its 'min. 1 Meter' in the route search itself
 (:func:`cwenv.battlemap.paths.reachable`): cells stay 1 m, so no partial state is needed.
 """
@@ -83,6 +87,40 @@ def climb_actions(
         and to not in offered
         and climb_step(c, f, to, move_left, hard) is not None
     ]
+
+
+Hold = tuple[int, int, int]
+"""A climber hanging at a wall: (fighter, ledge, metres climbed)."""
+
+
+def holds(c: Combat) -> tuple[Hold, ...]:
+    """Every climber hanging at a wall now (B03, X40)."""
+    return tuple((f.idx, f.climb_cell, f.climb_height) for f in c.fighters if f.climb_cell >= 0)
+
+
+def lost_holds(c: Combat, before: tuple[Hold, ...]) -> tuple[tuple[Hold, ...], Frame | None]:
+    """B03, B05, X40 ``climb_let_go_falls``: of the holds ``before``, the first one let go
+    of since (not by reaching the top) falls the height climbed, as any fall: absorbed up to
+    half Bewegung (B06), outside the faller's turn caught with a reaction (R05). Returns the
+    holds to look at next time (those now, and any other let go, which falls after) and the
+    fall."""
+    from cwenv.engine.falls import FallFrame
+
+    now = holds(c)
+    if not c.options.climb_let_go_falls:
+        return now, None
+    lost = [
+        (idx, ledge, height)
+        for idx, ledge, height in before
+        if c.fighters[idx].climb_cell != ledge
+        and c.fighters[idx].pos != ledge
+        and c.fighters[idx].on_map
+        and not c.fighters[idx].dead
+    ]
+    if not lost:
+        return now, None
+    idx, _, height = lost[0]
+    return (*now, *lost[1:]), FallFrame(idx, height, outside_turn=c.turn_fighter != idx)
 
 
 class ClimbStage(IntEnum):

@@ -20,7 +20,7 @@ from cwenv.battlemap.steps import MoveProfile, has_difficult_terrain
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm
-from cwenv.engine.climbing import ClimbStep, climb_actions, climb_step
+from cwenv.engine.climbing import ClimbStep, climb_actions, climb_step, holds, lost_holds
 from cwenv.engine.conditions import mumm_shakes, shake_with_mumm
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import (
@@ -60,6 +60,7 @@ class TurnFrame(Frame):
         "grants",
         "handlungen",
         "hard_routes",
+        "holds",
         "legal",
         "moved",
         "routes",
@@ -79,6 +80,7 @@ class TurnFrame(Frame):
         self.routes: Reach = NO_REACH  # the current TURN decision's movement search
         self.hard_routes: Reach = NO_REACH  # … and its difficult-step search (H07)
         self.legal: list[Action] | None = None  # its legal choices, restricted (None: stale)
+        self.holds: tuple[tuple[int, int, int], ...] = ()  # climbers at a wall (B03, X40)
 
     def recovered(self, f: FighterState) -> bool:
         """Z02, M07: the turn's Mumm-Probe (its Handlung) ended Benommen, so the fighter
@@ -102,12 +104,17 @@ class TurnFrame(Frame):
             c.emit(ev.TurnStarted(f.idx, self.slot, c.options.initiative.value == "passes"))
             c.count("turns")
             self.benommen = bool(f.conditions >> Condition.BENOMMEN & 1)
+            self.holds = holds(c)
             value = None
         if value is not None:
             frame = self._do(c, f, value)
             if frame is not None:
                 return frame
         while True:
+            # X40: whoever let go of a wall since the last look (moved, knocked down) falls.
+            self.holds, fall = lost_holds(c, self.holds)
+            if fall is not None:
+                return fall
             if not f.standing or (not self.benommen and f.conditions >> Condition.BENOMMEN & 1):
                 return self._end(c, f)
             actions = c.restrict(f.idx, turn_actions(c, f.idx))

@@ -54,8 +54,18 @@ class MovementOptions(Section):
         "B03 'Bewegung … halbiert (min. 1 Meter)': a ledge higher than half the movement left "
         "is climbed over several Schwierige Bewegungen, at least 1 m each; the climber hangs "
         "at the wall between them; a failed check makes no headway (as for a whole climb); "
-        "moving otherwise, falling prone, Benommen or going down let go, without a fall.",
+        "moving otherwise, falling prone, Benommen or going down let go (a fall: "
+        "climb_let_go_falls).",
         "false: a ledge is climbed whole within one action's movement or not at all",
+    )
+    climb_let_go_falls: bool = documented(
+        True,
+        "X40",
+        "B03/B05: a climber who lets go of the wall part-way (moving otherwise, falling prone, "
+        "Benommen, going down) falls the height climbed: absorbed below half Bewegung (B06, "
+        "X18 drop_absorbed), else 1W10 brechend per 3 m; outside its turn it may catch the "
+        "fall with a reaction (R05).",
+        "false: letting go costs no fall (the engine before #15)",
     )
     swim_skill: Skill = documented(
         Skill.UNBEUGSAMKEIT, "X17", "B04 names Unbeugsamkeit.", "any skill"
