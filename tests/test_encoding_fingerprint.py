@@ -68,8 +68,11 @@ SHIPPED = {
         "731b31f1110861895a592c5d7fd5b9c222e8f8212feb450e01ef06cb424ad2e8",
     ),
 }
-OLD_ENV_DIGEST = "6c4abe97a9688ed64bff2d571503267f"  # ENV of test_golden_digests, encoding 1
-# (re-recorded with it: R04 blockade_geometry and B02 hurdles changed play, #15 items 1, 2)
+OLD_ENV_DIGEST = "a4e99ea5bf553fa232ef5ddecd9466c8"  # ENV of test_golden_digests, encoding 1
+# recorded by the encoding-1 code itself, so never re-recorded: the rules it was recorded
+# under are replayed instead (OLD_RULES)
+OLD_RULES = "name: vor-15\noptions:\n  blockade_geometry: stay_in_reach\n  hurdles: false\n"
+"""The readings before #15 changed the defaults of X43 (R04, item 1) and X48 (B02, item 2)."""
 V1_SLOTS = {"condition": 7, "side": 3, "decision": 12}
 V1_INDEX = {"MANEUVER": 5, "SHAKE": 7, "MUMM_SHAKE": 7, "DEFEND": 14}
 V1_NAMES = {"self": SELF_FEATURES, "allies": OTHER_FEATURES, "enemies": OTHER_FEATURES}
@@ -382,13 +385,12 @@ def test_the_shipped_policies_choose_exactly_as_with_encoding_1(name: str) -> No
 def test_env_observations_are_encoding_1_with_zeros_inserted(tmp_path: Path) -> None:
     """The seeded env run of test_golden_digests: with the padded slots taken out, every
     observation, mask and reward hashes to the digest encoding 1 recorded, and every
-    padded value is 0 (observation) or masked (action). The digest was recorded before
-    the R04 fidelity fix (#15 item 1) changed the X43 default; the old reading
-    (``blockade_geometry: stay_in_reach``) plays the recorded games again."""
+    padded value is 0 (observation) or masked (action). The digest was recorded by
+    encoding 1 before #15 changed defaults; the old readings (OLD_RULES) play its games."""
     from cwenv.envs.kampfrunde import KampfrundeEnv
 
     old_rules = tmp_path / "vor-r04.yaml"
-    old_rules.write_text("name: vor-r04\noptions:\n  blockade_geometry: stay_in_reach\n")
+    old_rules.write_text(OLD_RULES)
     env = KampfrundeEnv(scenario="feuergefecht", opponent="greedy", rules=old_rules)
     keep = v1_actions(env.session.layout)
     pad = np.setdiff1d(np.arange(env.session.layout.size), keep)
