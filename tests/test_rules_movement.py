@@ -231,6 +231,13 @@ HIGH_ROWS = [".....", ".HH..", "....."]
 HIGH_ELEV = ["00000", "05500", "00000"]
 
 
+def at_high_ledge(dice: list[int], enemy_at: tuple[int, int] = (4, 2), **opts: Any) -> Combat:
+    """Kira (Bewegung 6) at (0, 1), at the foot of the 5 m ledge (1, 1); rule ``opts``."""
+    return on_roof(
+        dice, start=(0, 1), enemy_at=enemy_at, rows=HIGH_ROWS, elev=HIGH_ELEV, bewegung=6, opts=opts
+    )
+
+
 def end_turns_until(c: Combat, fighter: int) -> None:
     while c.current_fighter() != fighter:
         c.apply(c.legal_actions()[-1])
@@ -284,15 +291,7 @@ def test_b03_x40_letting_go_part_way_is_a_fall(falls: bool) -> None:
     """B05/B06, X40 climb_let_go_falls: Kira (Bewegung 6) hangs 3 m up the 5 m ledge and
     walks away: a 3 m fall, deeper than the 2 m she absorbs, 1W10 brechend (the 5 in the
     dice; no armour). Under the old reading letting go costs nothing."""
-    c = on_roof(
-        [3, 4],
-        start=(0, 1),
-        enemy_at=(4, 2),
-        rows=HIGH_ROWS,
-        elev=HIGH_ELEV,
-        bewegung=6,
-        opts={"climb_let_go_falls": falls},
-    )
+    c = at_high_ledge([3, 4], climb_let_go_falls=falls)
     kira, ledge = c.fighters[0], c.bm.index(1, 1)
     c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
     assert kira.climb_height == 3
@@ -309,9 +308,7 @@ def test_b03_x40_a_climber_knocked_off_in_the_enemys_turn_may_catch_the_fall() -
     she lets go and falls 3 m; outside her turn she is asked to catch it (R05)."""
     from cwenv.model.types import Maneuver
 
-    c = on_roof(
-        [3, 4, 2, 2], start=(0, 1), enemy_at=(0, 2), rows=HIGH_ROWS, elev=HIGH_ELEV, bewegung=6
-    )
+    c = at_high_ledge([3, 4, 2, 2], enemy_at=(0, 2))
     kira, ledge = c.fighters[0], c.bm.index(1, 1)
     c.apply(find(c, ActionKind.SCHWIERIG, cell=ledge))
     assert kira.climb_height == 3
@@ -325,15 +322,7 @@ def test_b03_x40_a_climber_knocked_off_in_the_enemys_turn_may_catch_the_fall() -
 
 
 def test_x40_atomic_climbs_never_reach_a_ledge_above_half_the_movement() -> None:
-    c = on_roof(
-        [],
-        start=(0, 1),
-        enemy_at=(4, 2),
-        rows=HIGH_ROWS,
-        elev=HIGH_ELEV,
-        bewegung=6,
-        opts={"climb_over_actions": False},
-    )
+    c = at_high_ledge([], climb_over_actions=False)
     assert (1, 1) not in cells(c, ActionKind.SCHWIERIG)
 
 
