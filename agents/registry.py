@@ -7,7 +7,9 @@ A spec is
 * the name of any other file in ``configs/agents/`` (``mcts-schnell``), or a path to a YAML
   file; the file names its ``kind`` and that kind's parameters;
 * ``policy:PATH`` — a saved RL policy bundle (a folder with ``manifest.json`` and
-  ``policy.safetensors``), played with numpy only.
+  ``policy.safetensors``), played with numpy only;
+* ``SPEC@LEVEL`` — any of these at a difficulty level of ``configs/difficulty/levels.yaml``
+  (``taktiker@2``; level 0 is the agent itself, :mod:`agents.difficulty`).
 
 ``cwenv`` finds these through :data:`resolver`, registered in ``pyproject.toml`` under the
 entry-point group ``cwenv.agents``; build agents with :func:`cwenv.agent_registry.make_agent`,
@@ -164,6 +166,10 @@ def resolve(spec: str) -> Agent | None:
     """Build the agent of ``spec`` if it is one of this package's (see the module text);
     None for a name it does not know (:func:`cwenv.agent_registry.make_agent` then asks
     the other resolvers and reports an unknown agent)."""
+    if difficulty_spec(spec):
+        from agents.difficulty import difficulty_agent
+
+        return difficulty_agent(spec)
     if spec.startswith("policy:"):
         from agents.policy.agent import policy_agent
         from agents.policy.bundle import BundleError
@@ -225,7 +231,13 @@ def describe_agents() -> list[tuple[str, str]]:
         out.append((name, text))
     for spec in shipped_policies():
         out.append((spec, "trainiertes Netz (Policy-Bündel), gerechnet mit numpy"))
+    out.append(("AGENT@STUFE", "AGENT schwächer gespielt (Stufen: docs/difficulty.md)"))
     return out
+
+
+def difficulty_spec(spec: str) -> bool:
+    """Whether ``spec`` names a difficulty level (``taktiker@2``, :mod:`agents.difficulty`)."""
+    return "@" in spec
 
 
 def source(spec: str) -> str | None:

@@ -12,6 +12,7 @@ from cwenv import __version__
 from cwenv.cli import (
     advise as advise_cmd,
     agents as agents_cmd,
+    difficulty as difficulty_cmd,
     fight as fight_cmd,
     games as games_cmd,
     odds as odds_cmd,
@@ -68,6 +69,7 @@ app.command("replay")(replay_cmd.replay)
 app.command("train")(train_cmd.train)
 app.command("export")(train_cmd.export)
 app.command("serve")(serve_cmd.serve)
+app.command("difficulty")(difficulty_cmd.difficulty)
 app.add_typer(agents_cmd.app, name="agents")
 app.add_typer(games_cmd.app, name="games")
 app.add_typer(rules_cmd.app, name="rules")
