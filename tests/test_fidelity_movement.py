@@ -223,3 +223,31 @@ def test_b02_x48_steps_up_are_jumped_as_high_as_they_are(hurdles: bool) -> None:
         move(c, 2, 2)
         assert at(c, 0) == (2, 2) and c.bm.elevation[c.fighters[0].pos] == 3
         assert turn_of(c, 0).move_left(c, c.fighters[0]) == 3  # the 3 m hop cost 3 m
+
+
+# -- B01 / X49: diagonal metres ----------------------------------------------------------------
+def diagonal_reach(alternate: bool) -> set[tuple[int, int]]:
+    c = guarded((0, 0), KNIFE, diagonals_alternate=alternate)
+    return offered(c, ActionKind.MOVE)
+
+
+@pytest.mark.parametrize("alternate", [False, True])
+def test_b01_x49_diagonal_metres(alternate: bool) -> None:
+    """B01, X49: with Bewegung 6 from (0, 0), four diagonal cells and two straight ones
+    reach (6, 4) when a diagonal is 1 m (default); counted 1-2-1 the four diagonals alone
+    cost 6 m, so (4, 4) is the farthest corner and (5, 4), (6, 4) are out of reach."""
+    reach = diagonal_reach(alternate)
+    assert (4, 4) in reach and (6, 0) in reach
+    assert ((5, 4) in reach) is not alternate and ((6, 4) in reach) is not alternate
+
+
+def test_b01_x49_the_count_runs_over_the_whole_turn() -> None:
+    """X49: the 1-2-1 count runs across a turn's moves, so moving one diagonal cell at a
+    time saves nothing: after (1, 1) (1 m) the next diagonal costs 2 m."""
+    c = guarded((0, 0), KNIFE, diagonals_alternate=True)
+    move(c, 1, 1)
+    move(c, 2, 2)
+    assert turn_of(c, 0).move_left(c, c.fighters[0]) == 3
+    move(c, 3, 3)  # 1 m
+    assert turn_of(c, 0).move_left(c, c.fighters[0]) == 2
+    assert (4, 4) in offered(c, ActionKind.MOVE) and (5, 4) not in offered(c, ActionKind.MOVE)

@@ -26,6 +26,7 @@ from cwenv.battlemap.steps import (
     KINDS,
     MoveProfile,
     StepKind,
+    diagonal_surcharge,
     edge_table,
     free_edges,
     free_table,
@@ -37,7 +38,8 @@ from cwenv.battlemap.steps import (
 class Route:
     """A way to ``dest``: its ``cells`` after the start, cost in metres, and the kind of
     difficult step it uses (NORMAL for free movement). ``drop`` is the deepest drop taken;
-    ``first_hard`` the index in ``cells`` of the first cell reached by a difficult step."""
+    ``first_hard`` the index in ``cells`` of the first cell reached by a difficult step;
+    ``parity`` that of the diagonal metres taken by its end (X49)."""
 
     dest: int
     cells: tuple[int, ...]
@@ -46,6 +48,7 @@ class Route:
     provocations: int
     drop: int = 0
     first_hard: int = -1
+    parity: int = 0
 
 
 class Reach:
@@ -59,8 +62,10 @@ class Reach:
         "_best",
         "_drop",
         "_mult",
+        "_par",
         "_pred",
         "_prov",
+        "_start_par",
         "dest_set",
         "dests",
         "difficult",
@@ -76,6 +81,8 @@ class Reach:
         drop: dict[int, int],
         dests: list[int],
         difficult: bool,
+        parity: bool = False,
+        start_parity: int = 0,
     ) -> None:
         self.start = start
         self._best = best
@@ -86,7 +93,11 @@ class Reach:
         self.dest_set = frozenset(dests)
         self.difficult = difficult
         # Search states are cell * kinds + kind; the free search keys states by cell alone.
-        self._mult = KINDS if difficult else 1
+        # With alternating diagonals (X49) each state also carries the parity of the
+        # diagonal steps taken: (cell * kinds + kind) * 2 + parity.
+        self._mult = KINDS if difficult or parity else 1
+        self._par = 2 if parity else 1
+        self._start_par = start_parity
 
     def __contains__(self, cell: object) -> bool:
         return cell in self.dest_set
@@ -95,16 +106,19 @@ class Reach:
         return len(self.dests)
 
     def _key(self, cell: int) -> int:
-        if not self.difficult:
+        if not self.difficult and self._par == 1:
             return cell
         best_key = -1
-        for kind in DIFFICULT_KINDS:
-            key = cell * KINDS + kind
-            if key in self._best and (
-                best_key < 0
-                or (self._best[key], self._prov[key]) < (self._best[best_key], self._prov[best_key])
-            ):
-                best_key = key
+        best = self._best  # a dict here: only the plain free search keys a list by cell
+        kinds = DIFFICULT_KINDS if self.difficult else (StepKind.NORMAL,)
+        for kind in kinds:
+            for parity in range(self._par):
+                key = (cell * self._mult + kind) * self._par + parity
+                if key in best and (
+                    best_key < 0
+                    or (best[key], self._prov[key]) < (best[best_key], self._prov[best_key])
+                ):
+                    best_key = key
         return best_key
 
     def route(self, cell: int) -> Route:
@@ -115,25 +129,26 @@ class Reach:
         path = [cell]
         first_hard_from_end = -1
         k = key
-        mult = self._mult
-        start_key = self.start * mult
+        mult, par = self._mult, self._par
+        start_key = self.start * mult * par + self._start_par
         while k != start_key:
             before = self._pred[k]
-            if before % mult == 0 and k % mult != 0:
+            if (before // par) % mult == 0 and (k // par) % mult != 0:
                 first_hard_from_end = len(path) - 1
             k = before
             if k != start_key:
-                path.append(k // mult)
+                path.append(k // (mult * par))
         path.reverse()
         first_hard = len(path) - 1 - first_hard_from_end if first_hard_from_end >= 0 else -1
         return Route(
             dest=cell,
             cells=tuple(path),
             metres=self._best[key],
-            kind=StepKind(key % self._mult),
+            kind=StepKind((key // par) % mult),
             provocations=self._prov[key],
             drop=self._drop.get(key, 0),
             first_hard=first_hard,
+            parity=key % par,
         )
 
 
@@ -148,6 +163,7 @@ def reachable(
     occupied: frozenset[int] = frozenset(),
     threat: Threat | None = None,
     difficult: bool = False,
+    parity: int = 0,
 ) -> Reach:
     """Cells reachable from ``start`` within ``budget`` metres.
 
@@ -156,7 +172,8 @@ def reachable(
     (allies, the fallen) but never ended in. ``threat`` says which steps move past an
     enemy within its melee reach (R04, X43: :mod:`cwenv.battlemap.blockade`). With
     ``difficult`` the search returns the routes that use exactly one kind of difficult step
-    (a Schwierige Bewegung, H07); otherwise only free movement.
+    (a Schwierige Bewegung, H07); otherwise only free movement. ``parity``: the diagonal
+    metres taken earlier in the turn, odd or even (X49, alternating diagonals).
     """
     masks = threat.masks if threat is not None else None
     stuck = occupied - passable_occupied
@@ -164,10 +181,13 @@ def reachable(
         blocked = blocked[:]
         for cell in stuck:
             blocked[cell] = 1
-    if not difficult:
+    if not difficult and not profile.alternate:
         return _reach_free(bm, blocked, start, budget, profile, occupied, threat)
+    # The general search: difficult routes, and (X49) free ones with alternating diagonals,
+    # whose states also carry the parity of the diagonal metres taken.
+    par = 2 if profile.alternate else 1
     table = edge_table(bm, profile)
-    start_key = start * KINDS
+    start_key = start * KINDS * par + (parity % par)
     best = {start_key: 0}
     prov = {start_key: 0}
     pred: dict[int, int] = {}
@@ -178,13 +198,18 @@ def reachable(
         for key in buckets[metres]:
             if best[key] != metres:
                 continue
-            cell, kind = divmod(key, KINDS)
+            state, parity = divmod(key, par)
+            cell, kind = divmod(state, KINDS)
             edges = table[cell]
             if edges is None:
                 edges = terrain_edges(bm, cell, profile)
             p0 = prov[key]
             here = masks[cell] if masks else 0
             for to, cost, step_kind, dropped in edges:
+                after = parity
+                if par == 2:
+                    extra, after = diagonal_surcharge(bm, cell, to, step_kind, parity, profile)
+                    cost += extra
                 nm = metres + cost
                 if nm > budget:
                     # B04 '(min. 1 Meter)': a fighter too slow for half speed still swims 1 m.
@@ -196,9 +221,9 @@ def reachable(
                 if step_kind:
                     if not difficult or (kind and kind != step_kind):
                         continue
-                    new_key = to * KINDS + step_kind
+                    new_key = (to * KINDS + step_kind) * par + after
                 else:
-                    new_key = to * KINDS + kind
+                    new_key = (to * KINDS + kind) * par + after
                 np = p0 + threat.count(cell, to) if here and threat else p0
                 b = best.get(new_key)
                 if b is None or nm < b:
@@ -216,11 +241,11 @@ def reachable(
                     pred[new_key] = key
     dests: set[int] = set()
     for key in best:
-        cell, kind = divmod(key, KINDS)
+        cell, kind = divmod(key // par, KINDS)
         if cell == start or cell in occupied or bool(kind) != difficult:
             continue
         dests.add(cell)
-    return Reach(start, best, prov, pred, drop, sorted(dests), difficult)
+    return Reach(start, best, prov, pred, drop, sorted(dests), difficult, par == 2, start_key % par)
 
 
 def _reach_free(

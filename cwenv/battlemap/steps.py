@@ -44,6 +44,7 @@ class MoveProfile:
     slow_cost: int = 2
     max_jump: int = 12
     hurdles: bool = False
+    alternate: bool = False  # X49: every second diagonal metre costs 2 (1-2-1)
 
 
 Edge = tuple[int, int, int, int]  # (to, metres, StepKind, drop)
@@ -164,6 +165,24 @@ def free_edges(bm: BattleMap, cell: int, profile: MoveProfile) -> FreeEdges:
     if any(cost == 1 for _, cost in edges[len(ones) :]):
         raise InvariantError(f"cell {cell}: a one-metre step listed after a jump")
     return ones, tuple(edges[len(ones) :])
+
+
+def diagonal_surcharge(
+    bm: BattleMap, a: int, b: int, kind: int, parity: int, profile: MoveProfile
+) -> tuple[int, int]:
+    """X49 ``diagonals_alternate``: the metres the step a→b costs beyond its cells, and the
+    parity of diagonal metres after it. Every second diagonal metre costs 2 (1-2-1), counted
+    over the whole move; a diagonal jump spans its cells so; a climb is vertical and a swim
+    metre costs ``slow_cost`` times as much."""
+    dx = bm.xs[b] - bm.xs[a]
+    dy = bm.ys[b] - bm.ys[a]
+    if not dx or not dy or kind == StepKind.CLIMB:
+        return 0, parity
+    n = abs(dx)
+    extra = (n + parity) // 2
+    if kind == StepKind.SWIM:
+        extra *= profile.slow_cost
+    return extra, (parity + n) % 2
 
 
 def has_difficult_terrain(bm: BattleMap, hurdles: bool = True) -> bool:

@@ -67,6 +67,7 @@ def move_profile(c: Combat, f: FighterState) -> MoveProfile:
         slow_cost=slow,
         max_jump=max(1, f.spec.movement),
         hurdles=c.options.hurdles,
+        alternate=c.options.diagonals_alternate,
     )
 
 

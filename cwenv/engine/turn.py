@@ -63,6 +63,7 @@ class TurnFrame(Frame):
         "holds",
         "legal",
         "moved",
+        "parity",
         "routes",
         "slot",
         "sprint_bonus",
@@ -76,6 +77,7 @@ class TurnFrame(Frame):
         self.grants = 1  # movement allowances granted (H00; M07 adds one, X38)
         self.sprint_bonus = 0
         self.moved = 0
+        self.parity = 0  # X49: diagonal metres so far this turn, odd (1) or even (0)
         self.benommen = False
         self.routes: Reach = NO_REACH  # the current TURN decision's movement search
         self.hard_routes: Reach = NO_REACH  # … and its difficult-step search (H07)
@@ -141,6 +143,7 @@ class TurnFrame(Frame):
         if kind is ActionKind.MOVE:
             route = self.routes.route(action.cell)
             self.moved += route.metres
+            self.parity = route.parity
             how = "sprintet" if self.sprint_bonus else "geht"
             return MoveFrame(f.idx, route.cells, how)
         if kind is ActionKind.MUMM_EXTRA_ACTION:  # M07
@@ -163,6 +166,8 @@ class TurnFrame(Frame):
         if rule is None:
             raise AssertionError(f"unhandled turn action {action!r}")  # pragma: no cover
         self.handlungen -= 1  # H00: one Handlung; its entry in HANDLUNGEN carries it out
+        if kind is ActionKind.SCHWIERIG and action.cell in self.hard_routes:
+            self.parity = self.hard_routes.route(action.cell).parity  # X49
         return rule.begin(c, f, action, self)
 
 
@@ -238,6 +243,7 @@ class MoveSearch(NamedTuple):
     passable: frozenset[int]
     threat: Threat
     profile: MoveProfile
+    parity: int = 0  # X49: the turn's diagonal metres so far, odd or even
 
     def reach(self, budget: int, *, difficult: bool = False) -> Reach:
         """Cells reachable within ``budget`` metres (with one kind of difficult step)."""
@@ -251,6 +257,7 @@ class MoveSearch(NamedTuple):
             passable_occupied=self.passable,
             threat=self.threat,
             difficult=difficult,
+            parity=self.parity,
         )
 
 
@@ -265,7 +272,13 @@ def move_search(c: Combat, f: FighterState) -> MoveSearch:
         passable,
         threat_of(c, f),
         move_profile(c, f),
+        next((t.parity for t in _turns(c) if t.fighter == f.idx), 0),
     )
+
+
+def _turns(c: Combat) -> list[TurnFrame]:
+    """The turns in progress, innermost first."""
+    return [frame for frame in reversed(c._stack) if isinstance(frame, TurnFrame)]
 
 
 _MOVES: dict[int, dict[int, Action]] = {}

@@ -154,6 +154,7 @@ FIRST_ADDITION = 48
 
 PROJECT_ADDITIONS: dict[str, str] = {
     "X48": 'B02 "Abgründe oder Hürden … der seiner halben Bewegung (min. 1 Meter) entspricht … Weitere oder höhere Sprünge": what a hurdle is on the grid (low walls, crates, steps up), how its height counts, and how high a checked jump goes.',
+    "X49": "B01 on the 1 m grid: what a diagonal step costs (1 m, as the larger side; or 1-2-1 alternating; or the square root of 2).",
     "X53": 'P06 "Die Folgen bestimmt der Tycoon oder eventuelle Tabellen": what a Patzer outside the tables does, and whether M01/M03 are offered where they change nothing.',
     "X54": 'M09 "automatisch einen Volltreffer": what roll the automatic Volltreffer counts as when a defence or contest compares rolls (A04, P07).',
     "X59": 'P08 "in der Regel derselbe Modifikator wie für die Hauptprobe": which of the main check\'s modifiers a helper rolls with.',

@@ -34,6 +34,16 @@ class MovementOptions(Section):
     climb_skill: Skill = documented(
         Skill.UNBEUGSAMKEIT, "X17", "B03's movement rule is the specific one.", "INFILTRATION"
     )
+    diagonals_alternate: bool = documented(
+        False,
+        "X49",
+        "B01 counts metres of Bewegung; on the 1 m grid a diagonal step is 1 m (the distance "
+        "is the larger of the two sides, as for ranges and reach), so a fighter covers as "
+        "many cells diagonally as straight.",
+        "true: every second diagonal metre of a move costs 2 (1-2-1), for walking, jumping "
+        "and swimming; climbing is vertical; ranges, reach and forced moves stay on the "
+        "1 m count",
+    )
     hurdles: bool = documented(
         True,
         "X48",
