@@ -70,6 +70,42 @@ def test_failed_long_jump_falls_into_the_gap() -> None:
     assert f.lp == 30 - 7, lines(c)[-5:]
 
 
+@pytest.mark.parametrize(("roll", "dice", "lp"), [(False, 2, 30 - 5), (True, 1, 30 - 2)])
+def test_b05_x18_a_forced_fall_in_ones_own_turn(roll: bool, dice: int, lp: int) -> None:
+    """X18 own_turn_fall_roll: Kira fails the long jump (9+8) and falls 6 m into the gap in
+    her own turn. By default the fall has no roll (2W10: 2+3); under the alternative she
+    rolls Infiltration (Akrobatik, 2+3 = 5 ≤ 12: QS 1) without a reaction: one die (2)."""
+    c = on_roof([9, 8, 2, 3, 2, 3], bewegung=3, infiltration=12, opts={"own_turn_fall_roll": roll})
+    reactions = c.fighters[0].reactions
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(5, 0)))
+    assert c.decision is not None and c.decision.kind is not DecisionKind.STURZ
+    checks = [labelled(e.parts)[0][0] for e in events_of(c, ev.CheckRolled)]
+    assert checks == ["Infiltration"] * (2 if roll else 1)
+    fell = events_of(c, ev.Fell)[-1]
+    assert (fell.metres, fell.dice) == (6, dice)
+    assert c.fighters[0].lp == lp and c.fighters[0].reactions == reactions, lines(c)[-6:]
+
+
+def test_b06_x18_a_deliberate_drop_rolls_once_under_either_reading() -> None:
+    """X18 own_turn_fall_roll: a deep drop is a Schwierige Bewegung whose check is the
+    Akrobatik roll (failed here: 9+8), so the fall rolls nothing more: 2W10 for 6 m."""
+    elev = ["6600", "6600", "6600"]
+    rows = ["....", "....", "...."]
+    c = on_roof(
+        [9, 8, 2, 3, 5],
+        start=(1, 1),
+        enemy_at=(3, 2),
+        rows=rows,
+        elev=elev,
+        bewegung=6,
+        infiltration=12,
+        opts={"own_turn_fall_roll": True},
+    )
+    c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(2, 1)))
+    assert len(events_of(c, ev.CheckRolled)) == 1
+    assert events_of(c, ev.Fell)[-1].dice == 2 and c.fighters[0].lp == 30 - 5
+
+
 @pytest.mark.parametrize(
     ("reading", "three_metres_free"),
     [(DropAbsorbed.BELOW_HALF, False), (DropAbsorbed.UP_TO_HALF, True)],

@@ -52,16 +52,27 @@ _FALL_START, _FALL_ANSWERED, _FALL_CAUGHT, _FALL_FALLING, _FALL_FINISHED = FallS
 class FallFrame(Frame):
     """A fall of ``metres`` (B05, B06, R05): absorbed when no deeper than half Bewegung;
     outside the faller's own turn a reaction may catch it with Infiltration, whose QS
-    removes damage dice (X18: the same roll)."""
+    removes damage dice (X18: the same roll). ``checked``: the fall is a deliberate drop
+    whose Schwierige Bewegung was that roll (its QS is ``reduce``). A fall in the faller's
+    own turn that is not (a failed jump, a Fehltritt, letting go of a wall) rolls B05's
+    Akrobatik without a reaction only under X18 ``own_turn_fall_roll``."""
 
-    __slots__ = ("fighter", "metres", "outside_turn", "reduce")
+    __slots__ = ("checked", "fighter", "metres", "outside_turn", "reduce")
 
-    def __init__(self, fighter: int, metres: int, outside_turn: bool, reduce: int = 0) -> None:
+    def __init__(
+        self,
+        fighter: int,
+        metres: int,
+        outside_turn: bool,
+        reduce: int = 0,
+        checked: bool = False,
+    ) -> None:
         super().__init__()
         self.fighter = fighter
         self.metres = metres
         self.outside_turn = outside_turn
         self.reduce = reduce
+        self.checked = checked
 
     def _catch_prompt(self, c: Combat, f: FighterState) -> Decision | None:
         """R05: catch the fall with a reaction (or M05); a benommen faller who could shake
@@ -86,6 +97,10 @@ class FallFrame(Frame):
             prompt = self._catch_prompt(c, f) if self.outside_turn else None
             if prompt is not None:
                 return prompt
+            if not self.outside_turn and not self.checked and c.options.own_turn_fall_roll:
+                self.stage = _FALL_CAUGHT  # X18: B05's roll, no reaction in one's own turn
+                about = CheckPurpose.CATCH_FALL
+                return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen", about)
             value = None
         if self.stage == _FALL_ANSWERED:
             self.stage = _FALL_FALLING
@@ -288,5 +303,5 @@ class SchwierigFrame(Frame):
                 return FallFrame(f.idx, depth, outside_turn=False)
             if route.kind is StepKind.DROP and route.drop:
                 reduce = result.qs if result.success else 0
-                return FallFrame(f.idx, route.drop, outside_turn=False, reduce=reduce)
+                return FallFrame(f.idx, route.drop, False, reduce=reduce, checked=True)
         return DONE

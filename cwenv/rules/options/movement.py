@@ -86,6 +86,16 @@ class MovementOptions(Section):
     fall_dice_rounding: Rounding = documented(
         Rounding.DOWN, "X18", "'pro 3 Meter': a full 3 m per die, so under 3 m no dice.", "up"
     )
+    own_turn_fall_roll: bool = documented(
+        False,
+        "X18",
+        "B05's Akrobatik roll is the Sturz abfangen of B06/R05: in one's own turn a deep drop "
+        "is a Schwierige Bewegung whose check is that roll, outside it a reaction buys it; a "
+        "fall forced on a fighter in its own turn (a failed jump, a Fehltritt, letting go of "
+        "a wall) has no roll.",
+        "true: such a fall rolls Infiltration (Akrobatik) too, without a reaction; QS removes "
+        "damage dice",
+    )
     drop_absorbed: DropAbsorbed = documented(
         DropAbsorbed.BELOW_HALF,
         "X18",
