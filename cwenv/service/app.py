@@ -30,6 +30,7 @@ from cwenv.service import origins, web
 from cwenv.service.bodies import ActBody, CreateFight, DiceBody, Settings, UndoBody
 from cwenv.service.errors import Issue, ServiceError, bad_field
 from cwenv.service.fights import Fight, StepResult, advice_for
+from cwenv.service.responses import About, AdviceOut, AgentRow, EventsPage, FightRow
 from cwenv.service.security import Gate, GateMiddleware
 from cwenv.service.store import Registry, Store
 from cwenv.service.wire import action_json, action_of, advice_json, combat_json, event_json
@@ -130,7 +131,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
         except (UnknownAgentError, ConfigError) as exc:
             raise bad_field(field, str(exc), known) from None
 
-    @api.get("/v1", tags=["service"])
+    @api.get("/v1", tags=["service"], response_model=About)
     def about() -> dict[str, Any]:
         """The service: its version, what a fight can be made of, and its limits."""
         return {
@@ -142,7 +143,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
             "limits": {"max_fights": settings.max_fights, "max_body": settings.max_body},
         }
 
-    @api.get("/v1/agents", tags=["service"])
+    @api.get("/v1/agents", tags=["service"], response_model=list[AgentRow])
     def agents() -> list[dict[str, str]]:
         """The agents a client can ask, with a one-line German description."""
         return [{"agent": spec, "description": text} for spec, text in describe_agents()]
@@ -184,7 +185,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
             raise
         return state_json(fight)
 
-    @api.get("/v1/fights", tags=["fights"])
+    @api.get("/v1/fights", tags=["fights"], response_model=list[FightRow])
     def list_fights() -> list[dict[str, Any]]:
         """Every fight the service holds, by id, with its scenario and step."""
         out = []
@@ -222,7 +223,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
         with registry.use(fight_id) as fight:
             return fight.saved().model_dump(mode="json")
 
-    @api.get("/v1/fights/{fight_id}/events", tags=["fights"])
+    @api.get("/v1/fights/{fight_id}/events", tags=["fights"], response_model=EventsPage)
     def events(fight_id: str, since: int = Query(0, ge=0)) -> dict[str, Any]:
         """The event log from ``since`` on, as data and as German narration."""
         with registry.use(fight_id) as fight:
@@ -239,7 +240,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
             copy, seed, step = fight.snapshot(), fight.setup.seed, fight.step_count
         return copy, step, advice_for(copy, agent_for(spec, copy.game), top, seed)
 
-    @api.get("/v1/fights/{fight_id}/advice", tags=["agents"])
+    @api.get("/v1/fights/{fight_id}/advice", tags=["agents"], response_model=AdviceOut)
     def advice(
         fight_id: str,
         agent: str = Query("greedy", max_length=200, description="An agent of GET /v1/agents."),
