@@ -68,7 +68,7 @@ def play(
         # A new game with table dice asks for its first W10s (initiative) while it is set
         # up; a loaded one replays its saved dice and asks only once it is running.
         ask = prompt.ask_die if doc is None and saved.dice is DiceMode.TABLE else None
-        session = PlaySession(game, saved, ask, source=doc or "command line")
+        session = PlaySession(game, saved, ask, doc or "command line", prompt.tell)
         helper = None if advisor == NO_ADVISOR else _advisor(advisor)
         agents = [*session.agents.values(), *([helper] if helper is not None else [])]
         prepare_agents(agents, game)  # an agent that cannot play it: say so now

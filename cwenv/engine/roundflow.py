@@ -131,13 +131,17 @@ class CombatFrame(Frame):
 class RoundFrame(Frame):
     """One Kampfrunde: roll initiative, let every slot act in order, then end the round."""
 
-    __slots__ = ("ambush", "si", "surprised")
+    __slots__ = ("ambush", "rolling", "si", "surprised", "tiebreaking")
 
     def __init__(self) -> None:
         super().__init__()
         self.surprised: tuple[int, ...] = ()
         self.ambush: tuple[int, ...] = ()
         self.si = 0
+        # whose initiative (or X16 tie-break) dice are being rolled: a table-dice prompt
+        # names the fighter (cwenv.engine.roll_purposes)
+        self.rolling = -1
+        self.tiebreaking = False
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         if self.stage == _ROUND_START:
@@ -223,6 +227,7 @@ class RoundFrame(Frame):
         for f in c.fighters:
             if f.dead or f.fled:
                 continue
+            self.rolling = f.idx
             if opts.initiative is InitiativeSystem.STEPS:
                 n = initiative_dice(f.grundwert)
                 dice = tuple(c.d10() for _ in range(n))
@@ -236,7 +241,9 @@ class RoundFrame(Frame):
                 steps = tuple(range(1, f.actions + 1))
             tiebreak = f.idx
             if opts.tie_order is TieOrder.RANDOM:
+                self.tiebreaking = True
                 tiebreak = c.d10() * 100 + c.d10() * 10 + f.idx % 10 + f.idx // 10 * 1000
+            self.tiebreaking = False
             f.reactions = _reactions(c, f) if not f.down else 0
             f.extra_action_used = False
             f.actionbonus_used = False

@@ -24,6 +24,7 @@ from cwenv.model.types import Side
 from cwenv.rules.dice import Dice, SeededDice
 
 if TYPE_CHECKING:
+    from cwenv.engine.roll_purposes import RollPurpose
     from cwenv.engine.turn import TurnFrame
 
 TURN = DecisionKind.TURN
@@ -95,6 +96,8 @@ class Combat:
         self._legal: list[Action] | None = None
         self._legal_set: set[Action] | None = None
         self._dirty = False
+        if hasattr(dice, "attach"):  # table dice ask this combat what each W10 is for
+            dice.attach(self)
         self._run(None)
 
     # -- the public face ------------------------------------------------------------------
@@ -220,9 +223,15 @@ class Combat:
         turn = self.turn_frame()
         return turn is not None and turn.benommen
 
-    def resolving(self) -> str:
-        """A short label of the rule procedure running now (used to prompt for typed dice)."""
-        return self._stack[-1].describe() if self._stack else ""
+    def resolving(self) -> RollPurpose | None:
+        """What the die rolled now is for (:mod:`cwenv.engine.roll_purposes`; index 0)."""
+        from cwenv.engine.roll_purposes import roll_purpose
+
+        return roll_purpose(self)
+
+    def stack_frames(self) -> tuple[Frame, ...]:
+        """The running rule procedures, outermost first (read-only view)."""
+        return tuple(self._stack)
 
     def refresh_legal(self) -> None:
         """Forget the cached legal actions: call after editing fighters directly (tests, a

@@ -16,8 +16,10 @@ from cwenv.agent import Agent, DecisionView
 from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.engine.actions import Action
 from cwenv.engine.game import Game
+from cwenv.engine.roll_purposes import RollPurpose, next_die
 from cwenv.engine.state import Combat, IllegalActionError
 from cwenv.model.types import Side
+from cwenv.play.roll_text import roll_text
 from cwenv.play.savefile import (
     HUMAN,
     SAVE_VERSION,
@@ -48,9 +50,13 @@ __all__ = [
 
 
 class TableDice:
-    """W10s typed at the table; those already typed are replayed first (undo, load)."""
+    """W10s typed at the table; those already typed are replayed first (undo, load).
 
-    __slots__ = ("_ask", "pos", "typed")
+    The combat rolling them attaches itself; then ``current`` is what the die being rolled
+    is for (counted for replayed dice too, so a roll's die number stays right after a
+    load in the middle of a roll)."""
+
+    __slots__ = ("_ask", "combat", "current", "pos", "typed")
 
     def __init__(self, typed: Sequence[int], ask: Callable[[], int] | None) -> None:
         for i, value in enumerate(typed):
@@ -59,8 +65,16 @@ class TableDice:
         self.typed = list(typed)
         self.pos = 0
         self._ask = ask
+        self.combat: Combat | None = None
+        self.current: RollPurpose | None = None
+
+    def attach(self, combat: Combat) -> None:
+        self.combat = combat
 
     def d10(self) -> int:
+        if self.combat is not None:
+            purpose = self.combat.resolving()
+            self.current = None if purpose is None else next_die(self.current, purpose)
         if self.pos < len(self.typed):
             value = self.typed[self.pos]
         else:
@@ -104,10 +118,14 @@ class PlaySession:
         saved: SavedGame,
         ask_die: Callable[[], int] | None = None,
         source: str | YamlDocument = "<save>",
+        tell_die: Callable[[str], None] | None = None,
     ):
+        """``tell_die`` hears what each W10 ``ask_die`` is asked for is for, in words (the
+        first ones while the combat is set up, before anything else can say)."""
         self.game = game
         self.setup = saved
         self.ask_die = ask_die
+        self.tell_die = tell_die
         self.source = source
         self.humans = {
             side
@@ -128,6 +146,7 @@ class PlaySession:
                 except UnknownAgentError as exc:
                     raise ConfigError([self._issue((field,), str(exc))]) from None
         self.undo_points: list[int] = []
+        self.table_dice: TableDice | None = None  # the dice of the combat being built or run
         self.combat = self._rebuild([a.action() for a in saved.actions], saved.typed_dice)
 
     # -- building -------------------------------------------------------------------------
@@ -142,11 +161,21 @@ class PlaySession:
             raise ConfigError(
                 [self._issue(("typed_dice",), "the saved dice ran out and nobody can type more")]
             )
+        if self.tell_die is not None:
+            self.tell_die(self.die_text())
         return self.ask_die()
+
+    def die_text(self) -> str:
+        """What the W10 being asked for is for (cwenv.play.roll_text), '' if unknown."""
+        dice = self.table_dice
+        if dice is None or dice.combat is None or dice.current is None:
+            return ""
+        return roll_text(dice.current, dice.combat.game.names)
 
     def _dice(self, typed: Sequence[int]) -> SeededDice | TableDice:
         if self.setup.dice is DiceMode.TABLE:
-            return TableDice(typed, self._ask)
+            self.table_dice = TableDice(typed, self._ask)
+            return self.table_dice
         return SeededDice(self.setup.seed)
 
     def _rebuild(self, actions: Sequence[Action], typed: Sequence[int]) -> Combat:

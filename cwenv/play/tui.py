@@ -44,13 +44,18 @@ class Prompt:
 
     ``read`` may raise EOFError or KeyboardInterrupt; both end in :class:`QuitRequested`
     once the player confirms (the end of input needs no confirmation: nobody can answer).
-    ``resolving`` names the rule a typed W10 is for (empty while a game is being set up).
+    ``resolving`` says what a typed W10 is for (:mod:`cwenv.play.roll_text`; empty when
+    nothing can say).
     """
 
     def __init__(self, console: Console, read: Callable[[str], str]) -> None:
         self.console = console
         self.read = read
-        self.resolving: Callable[[], str] = str
+        self.told = ""  # what the table_game said the next W10 is for (tell_die)
+        self.resolving: Callable[[], str] = lambda: self.told
+
+    def tell(self, what: str) -> None:
+        self.told = what
 
     def ask(self, prompt: str) -> str:
         while True:
@@ -74,7 +79,7 @@ class Prompt:
     def ask_die(self) -> int:
         """A W10 typed at the table; asks again until it is 1 to 10."""
         what = self.resolving()
-        prompt = f"W10 ({what}) > " if what else "W10 > "
+        prompt = f"{what} > " if what else "W10 > "
         while True:
             line = self.ask(prompt).strip()
             if line.lower() == "q":
@@ -115,7 +120,7 @@ class TerminalGame:
         self.quick: QuickAttack | None = None
         self.console = console
         self.prompt = prompt if prompt is not None else Prompt(console, read)
-        self.prompt.resolving = lambda: session.combat.resolving()
+        self.prompt.resolving = self.roll_prompt
         self.ask = self.prompt.ask
         self.confirm_quit = self.prompt.confirm_quit
         self.autosave_path = autosave
@@ -179,6 +184,14 @@ class TerminalGame:
         for event in c.events[self.shown :]:
             self.console.print(narrate(event, names), markup=False, highlight=False)
         self.shown = len(c.events)
+
+    def roll_prompt(self) -> str:
+        """What the W10 asked now is for; what happened before it in this step is told
+        first (a hit and its QS before its damage dice)."""
+        dice = self.session.table_dice
+        if dice is not None and dice.combat is getattr(self.session, "combat", None):
+            self.narrate_new()
+        return self.session.die_text()
 
     def run(self) -> None:
         s = self.session

@@ -77,6 +77,7 @@ def _result_json(fight: Fight, result: StepResult) -> dict[str, Any]:
         "action": None if result.action is None else action_json(result.action),
         "events": [event_json(e, names) for e in events],
         "needs_die": None if result.needs_die is None else result.needs_die.wants,
+        "needs_die_purpose": None if result.needs_die is None else result.needs_die.purpose,
         "unused_dice": result.unused_dice,
         "state": state_json(fight),
     }

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from cwenv.agent import Agent
 from cwenv.engine.actions import Action
 from cwenv.engine.state import Combat, IllegalActionError
 from cwenv.play.advise import Advice, advise
+from cwenv.play.roll_text import roll_json, roll_text
 from cwenv.play.savefile import DiceMode, SavedAction, SavedGame
 from cwenv.play.table_game import TableDice
 from cwenv.service.errors import Issue, ServiceError
@@ -34,9 +36,10 @@ is far below it); more pending dice than this are refused, not stored."""
 class NeedsDie(Exception):
     """The rules want a W10 the table has not sent yet; ``what`` is the rule rolling."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, purpose: dict[str, Any] | None = None) -> None:
         super().__init__(what)
         self.what = what
+        self.purpose = purpose  # cwenv.play.roll_text.roll_json: whose die, which of how many
 
 
 @dataclass(slots=True)
@@ -47,6 +50,7 @@ class Pending:
     action: Action | None
     dice: list[int] = field(default_factory=list)
     wants: str = ""
+    purpose: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,7 @@ class Fight:
         self.queue: list[int] = []  # dice sent for the step being carried out
         self.pending: Pending | None = None
         self.combat: Combat | None = None
+        self._dice: TableDice | None = None  # the table dice of the combat being built
         self._source = source or kind.value
         actions = [a.action() for a in start.saved.actions]
         typed = list(start.saved.typed_dice)
@@ -91,12 +96,16 @@ class Fight:
     def _ask(self) -> int:
         if self.queue:
             return self.queue.pop(0)
-        what = self.combat.resolving() if self.combat is not None else ""
-        raise NeedsDie(what or "Kampfbeginn (Initiative)")
+        dice = self._dice
+        if dice is None or dice.combat is None or dice.current is None:
+            raise NeedsDie("Kampfbeginn (Initiative)")
+        names = dice.combat.game.names
+        raise NeedsDie(roll_text(dice.current, names), roll_json(dice.current, names))
 
     def _build(self, actions: Sequence[Action]) -> Combat:
         """The combat after ``actions``, with the typed dice (NeedsDie when they run out)."""
         dice = TableDice(self.typed, self._ask) if self.table else None
+        self._dice = dice
         self.combat = None
         combat = self.start.build(dice)
         self.combat = combat
@@ -120,11 +129,11 @@ class Fight:
             self._build(actions)
         except NeedsDie as need:
             if not actions:
-                self.pending = Pending(None, [], need.what)
+                self.pending = Pending(None, [], need.what, need.purpose)
                 self.combat = None
                 return
             self._build(actions[:-1])
-            self.pending = Pending(actions[-1], [], need.what)
+            self.pending = Pending(actions[-1], [], need.what, need.purpose)
 
     @classmethod
     def restore(
@@ -214,7 +223,7 @@ class Fight:
                 self._build([])
             except NeedsDie as need:
                 self.combat = None
-                self.pending = Pending(None, sent, need.what)
+                self.pending = Pending(None, sent, need.what, need.purpose)
                 return StepResult(None, 0, self.pending)
             finally:
                 left, self.queue = len(self.queue), []
@@ -232,7 +241,7 @@ class Fight:
         except NeedsDie as need:
             # The step stopped half-way inside the rules: back to the consistent point.
             self._build(combat.history[:n])
-            self.pending = Pending(action, sent, need.what)
+            self.pending = Pending(action, sent, need.what, need.purpose)
             return StepResult(action, first, self.pending)
         finally:
             left, self.queue = len(self.queue), []

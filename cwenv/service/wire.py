@@ -187,7 +187,7 @@ def decision_json(c: Combat) -> dict[str, Any] | None:
         "fighter": d.fighter,
         "name": f.name,
         "side": f.side.name,
-        "resolving": c.resolving() or None,
+        "resolving": c.stack_frames()[-1].describe() if c.stack_frames() else None,
         "about": None if d.payload is None else record_json(d.payload),
         "about_type": None if d.payload is None else type(d.payload).__name__,
     }
