@@ -15,13 +15,16 @@ from collections.abc import Sequence
 from agents.board import Board
 from agents.config import PromptConfig
 from agents.estimates import (
+    damage_profile,
     defence_value,
     estimate,
     offense,
     weapon_profile,
 )
+from agents.exact import success_chance
 from cwenv.engine.actions import Action
 from cwenv.engine.conditions import SUBSTITUTE
+from cwenv.engine.damage import zehrend_mode
 from cwenv.engine.fighter import FighterState
 from cwenv.model.types import AttackMode, CheckValue, Condition, Maneuver, WeaponKind
 from cwenv.rules.tables import FumbleRow, patzer_row
@@ -169,12 +172,28 @@ def patzer_cost(board: Board, f: FighterState, horizon: float, mumm_value: float
     return total / 100
 
 
+def zehrend_cost(board: Board, f: FighterState, kind: str, horizon: float) -> float:
+    """Expected LP a Zehrend of type ``kind`` costs ``f`` (Z08): 1W10 against armour and
+    resistances at this round's end and each further one (up to ``horizon``) until the
+    free 'passende Probe' (X20) ends it."""
+    forms = frozenset({kind.lower()})
+    per_round = damage_profile(board, f, 0, zehrend_mode(kind), forms).per_qs(1)
+    check = CheckValue(board.options.zehrend_check(kind).value)
+    p = success_chance(board.options, board.check_value(f, check))
+    return per_round * sum((1 - p) ** n for n in range(int(horizon) + 1))
+
+
 def shake_worth_it(board: Board, shakes: Sequence[Action], cfg: PromptConfig) -> Action | None:
-    """M08: end a condition at once when it costs more than the two Mumm (own turn or, under
-    X38 'sofort', at any prompt: a benommen fighter shakes it off to defend)."""
+    """M08: end a condition or a Zehrend (X55) at once when it costs more than the two Mumm
+    (own turn or, under X38 'sofort', at any prompt: a benommen fighter shakes it off to
+    defend)."""
+    me = board.me
     for a in shakes:
-        cond = a.condition
-        cost = condition_cost(board, board.me, cond, cfg.condition_horizon, cfg.mumm_value)
+        slot = a.zehrend_slot
+        if slot is None:
+            cost = condition_cost(board, me, a.condition, cfg.condition_horizon, cfg.mumm_value)
+        else:
+            cost = zehrend_cost(board, me, me.zehrend[slot], cfg.condition_horizon)
         if cost >= 2 * cfg.mumm_value and cost > 0:
             return a
     return None

@@ -76,7 +76,7 @@ class ActionKind(IntEnum):
     FREE_WEAPON = 20  # arg = weapon (A08 Waffe blockiert)
     MUMM_PROBE = 21  # the forced action while benommen (Z02)
     MUMM_EXTRA_ACTION = 22  # M07
-    MUMM_SHAKE = 23  # M08, arg = Condition
+    MUMM_SHAKE = 23  # M08, arg = Condition or ZEHREND_ARG + Zehrend slot
     # -- order ------------------------------------------------------------------------
     CHOOSE_ACTOR = 24  # target = fighter
     # -- prompts --------------------------------------------------------------------------
@@ -238,7 +238,7 @@ class ArgKind(Enum):
     ITEM = "item"  # the item slot in hand
     BACKPACK = "backpack"  # the backpack slot (H06)
     CYBERWARE = "cyberware"  # the actor's cyberware slot
-    CONDITION = "condition"  # a Condition (H12, M08)
+    CONDITION = "condition"  # a Condition (H12, M08), or a Zehrend (M08, ZEHREND_ARG)
     SKILL = "skill"  # the CheckValue a defence is rolled with (A03)
 
 
@@ -265,6 +265,16 @@ ARG_OF: dict[ActionKind, ArgKind] = {
     for kind in ActionKind
 }
 """The one meaning of ``Action.arg`` for each kind of action (NONE: it stays −1)."""
+
+
+ZEHREND_ARG = 8
+"""M08 ends a Zehrend too (X55): a MUMM_SHAKE's arg from here on names one, as ZEHREND_ARG
++ its position in ``FighterState.zehrend``; below it a :class:`Condition` (7 today). The
+condition index holds 16 values (the env's ``MAX_CONDITIONS``), so the first
+:data:`ZEHREND_SLOTS` Zehrend kinds a fighter holds can be shaken."""
+ZEHREND_SLOTS = 8
+if max(Condition) >= ZEHREND_ARG:  # a new condition needs ZEHREND_ARG (and the index) moved
+    raise ImportError("Condition values reach ZEHREND_ARG in actions.py")
 
 
 class ActionArgError(ValueError):
@@ -327,8 +337,21 @@ class Action(NamedTuple):
 
     @property
     def condition(self) -> Condition:
-        """The condition shaken off (SHAKE, H12; MUMM_SHAKE, M08)."""
-        return Condition(self._arg(_A.CONDITION))
+        """The condition shaken off (SHAKE, H12; MUMM_SHAKE, M08); refuses an arg that
+        names a Zehrend (:attr:`zehrend_slot`)."""
+        arg = self._arg(_A.CONDITION)
+        if arg >= ZEHREND_ARG:
+            raise ActionArgError(
+                f"{self.kind.name} arg {arg} names Zehrend {arg - ZEHREND_ARG}, no condition"
+            )
+        return Condition(arg)
+
+    @property
+    def zehrend_slot(self) -> int | None:
+        """The position in ``FighterState.zehrend`` of the Zehrend a MUMM_SHAKE ends (M08,
+        X55); None when its arg names a condition."""
+        arg = self._arg(_A.CONDITION)
+        return arg - ZEHREND_ARG if arg >= ZEHREND_ARG else None
 
     @property
     def skill(self) -> CheckValue:

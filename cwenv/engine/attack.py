@@ -160,7 +160,7 @@ class AttackFrame(Frame):
             AttackPrompt(self.ref(t.idx, None)),
         )
 
-    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:
         """After an M08 shake at the target's prompt (X38): its reaction choices again —
         all of them once Benommen is off."""
         a, t = c.fighters[self.attacker], c.fighters[decision.fighter]

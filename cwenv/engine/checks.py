@@ -196,13 +196,14 @@ class CheckFrame(Frame):
         be shaken off now, so the check is a decision even without M02/M09."""
         from cwenv.engine.conditions import prompt_shakes
 
-        shakes = {a.condition for a in prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)}
+        # by arg: a condition's value (a Zehrend's, from ZEHREND_ARG on, is no malus here)
+        shakes = {a.arg for a in prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)}
         return any(
             source.kind is PartKind.CONDITION and source.ref in shakes
             for source, _ in self.parts[1 : self.own]
         )
 
-    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:
         """After an M08 shake at this check's prompt: before the roll the shaken
         condition's malus leaves the Probenwert (only the roller's own part: a prone
         target's R06 malus is no condition of the roller); before or after it the frame asks

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, ActionKind, DecisionKind
+from cwenv.engine.actions import ZEHREND_ARG, ZEHREND_SLOTS, Action, ActionKind, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, mumm_problem, spend_mumm
 from cwenv.engine.tables.conditions import CONDITIONS
 from cwenv.model.types import Condition, MummSpend
-from cwenv.rules.options import BenommenReactions, ShakeTiming
+from cwenv.rules.options import BenommenReactions, ShakeTiming, ZehrendShake
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
@@ -114,15 +114,37 @@ SHAKE_COST = MummSpend.ZUSTAND_ABSCHUETTELN.cost
 
 def mumm_shakes(c: Combat, f: FighterState) -> list[Action]:
     """M08: 'Gib 2 Mummpunkte aus, um einen Zustand … sofort aufzuheben' — one choice per
-    condition held that its table entry lets Mumm end (not Sterbend), when ``f`` may pay
-    2 Mumm (M11, X10, X11)."""
-    if not f.conditions or not can_spend_mumm(c, f, SHAKE_COST):
+    condition held that its table entry lets Mumm end (not Sterbend) and per Zehrend held
+    that X55 lets it end, when ``f`` may pay 2 Mumm (M11, X10, X11)."""
+    if not (f.conditions or f.zehrend) or not can_spend_mumm(c, f, SHAKE_COST):
         return []
-    return [
+    shakes = [
         Action(ActionKind.MUMM_SHAKE, f.idx, arg=int(cond))
         for cond in f.condition_list()
         if CONDITIONS[cond].mumm_shake
     ]
+    shakes.extend(
+        Action(ActionKind.MUMM_SHAKE, f.idx, arg=ZEHREND_ARG + slot)
+        for slot in range(min(len(f.zehrend), ZEHREND_SLOTS))
+        if zehrend_shake_problem(c, f, slot) is None
+    )
+    return shakes
+
+
+def zehrend_shake_problem(c: Combat, f: FighterState, slot: int) -> str | None:
+    """Why M08 cannot end the Zehrend at ``slot`` of ``f.zehrend`` (D03, Z08, X55), None
+    when it can."""
+    from cwenv.engine.movement import in_danger_zone
+
+    if not 0 <= slot < min(len(f.zehrend), ZEHREND_SLOTS):
+        return f"{f.name} holds no Zehrend {slot} (it holds {len(f.zehrend)})"
+    reading = c.options.zehrend_mumm_shake
+    if reading is ZehrendShake.NEVER:
+        return "M08 ends no Zehrend (X55 zehrend_mumm_shake: never)"
+    kind = f.zehrend[slot]
+    if reading is ZehrendShake.REFUSED_IN_ZONE and in_danger_zone(c, f, kind):
+        return f"zehrend ({kind}): its danger zone is still there (X55 refused_in_zone)"
+    return None
 
 
 def prompt_shakes(c: Combat, kind: DecisionKind, fighter: int) -> list[Action]:
@@ -139,14 +161,43 @@ def prompt_shakes(c: Combat, kind: DecisionKind, fighter: int) -> list[Action]:
     if shakes and c.turn_fighter == f.idx and c.turn_benommen():
         # Z02: this turn's Handlung goes to the Mumm-Probe whatever happens now; shaking
         # Benommen off is worth it in the TURN decision before the probe, not during it.
-        shakes = [a for a in shakes if a.condition is not Condition.BENOMMEN]
+        shakes = [a for a in shakes if a.arg != Condition.BENOMMEN]
     return shakes
 
 
-def shake_with_mumm(c: Combat, f: FighterState, cond: Condition) -> None:
-    """M08: pay 2 Mumm and end ``cond`` at once."""
+def shake_with_mumm(c: Combat, f: FighterState, action: Action) -> Condition | None:
+    """M08: pay 2 Mumm and end the condition or Zehrend ``action`` names at once; returns
+    the condition shaken off (None for a Zehrend, which no choice depends on)."""
     spend_mumm(c, f, MummSpend.ZUSTAND_ABSCHUETTELN)
-    lose_condition(c, f, cond, "Mumm")
+    slot = action.zehrend_slot
+    if slot is None:
+        lose_condition(c, f, action.condition, "Mumm")
+        return action.condition
+    from cwenv.engine.movement import in_danger_zone
+
+    kind = f.zehrend[slot]
+    f.zehrend = f.zehrend[:slot] + f.zehrend[slot + 1 :]
+    if not in_danger_zone(c, f, kind):  # X55 reapplied: in the zone the mark stays (D03)
+        f.zone_zehrend = tuple(k for k in f.zone_zehrend if k != kind)
+    c.emit(ev.ConditionLost(f.idx, f"zehrend ({kind})", "mit Mumm aufgehoben"))
+    return None
+
+
+def reapply_zone_zehrend(c: Combat) -> None:
+    """D03, X55 reapplied: a Zehrend shaken off with Mumm inside its danger zone starts
+    again at the end of the round if the fighter still stands there (the cause is not
+    removed); one who has left it is free of it."""
+    from cwenv.engine.damage import gain_zehrend
+    from cwenv.engine.movement import in_danger_zone
+
+    for f in c.fighters:
+        for kind in f.zone_zehrend:
+            if kind in f.zehrend:
+                continue
+            if not f.dead and in_danger_zone(c, f, kind):
+                gain_zehrend(c, f, kind)  # not held: starts it, returns no frame
+            else:
+                f.zone_zehrend = tuple(k for k in f.zone_zehrend if k != kind)
 
 
 def shake_to_react(c: Combat, f: FighterState) -> bool:

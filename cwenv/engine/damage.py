@@ -49,10 +49,13 @@ def zehrend_damage(
     c: Combat, f: FighterState, kind: str, cause: str, ongoing: bool = True
 ) -> DamageFrame:
     """1W10 of the Zehrend's type; armour, resistances and immunities apply (Z08, X20)."""
-    mode = ArmourMode.BRECHEND if kind.lower() == "feuer" else ArmourMode.NORMAL
-    return DamageFrame(
-        f.idx, -1, 1, 0, mode, frozenset({kind.lower()}), False, cause, ongoing=ongoing
-    )
+    forms = frozenset({kind.lower()})
+    return DamageFrame(f.idx, -1, 1, 0, zehrend_mode(kind), forms, False, cause, ongoing=ongoing)
+
+
+def zehrend_mode(kind: str) -> ArmourMode:
+    """How a Zehrend's 1W10 meets armour: fire is brechend (D01), the rest normal (Z08)."""
+    return ArmourMode.BRECHEND if kind.lower() == "feuer" else ArmourMode.NORMAL
 
 
 def armour_after_mode(c: CombatView, armour: int, mode: ArmourMode) -> int:

@@ -92,7 +92,7 @@ class DragFrame(Frame):
         choices.append(Action(ActionKind.DRAG_STOP, a.idx, t.idx))
         return Decision(DecisionKind.DRAG, a.idx, tuple(choices), DragPrompt(t.idx))
 
-    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:
         """After an M08 shake (X38): the drag's reach (Eingeschränkt halves it) or the
         reactor's Blockadeangriffe, built again."""
         a, t = c.fighters[self.attacker], c.fighters[self.target]

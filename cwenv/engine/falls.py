@@ -84,7 +84,7 @@ class FallFrame(Frame):
         choices = (*catch, Action(ActionKind.NO_CATCH, f.idx))
         return Decision(DecisionKind.STURZ, f.idx, choices, FallPrompt(self.metres))
 
-    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:
         f = c.fighters[self.fighter]
         return self._catch_prompt(c, f) or super().reprompt(c, decision, shaken)
 

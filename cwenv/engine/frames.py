@@ -60,8 +60,9 @@ class Frame:
             object.__setattr__(twin, name, getattr(self, name))
         return twin
 
-    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
-        """``decision`` again after the fighter shook ``shaken`` off at it (M08, X38): by
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:
+        """``decision`` again after the fighter shook ``shaken`` off at it (M08, X38; None:
+        a Zehrend, X55): by
         default the same choices less those it can no longer pay for. Frames whose choices
         depend on the fighter's conditions rebuild them; ``None`` means: run the frame on
         with no answer (it then asks again itself, or goes on)."""

@@ -226,7 +226,7 @@ class MoveFrame(Frame):
                     return frame
         return self._finish(c, f)
 
-    def reprompt(self, c: Combat, decision: Decision, shaken: Condition) -> Decision | None:
+    def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:
         """After an M08 shake at the reactor's BLOCKADE prompt (X38): its choices again."""
         f = c.fighters[self.fighter]
         prompt = blockade_choices(c, f, c.fighters[self.reactor], f.pos, self.path[self.i])

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import check
-from cwenv.engine.conditions import lose_condition
+from cwenv.engine.conditions import lose_condition, reapply_zone_zehrend
 from cwenv.engine.damage import LoseLPFrame, zehrend_damage
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import in_danger_zone
@@ -268,17 +268,20 @@ class RoundFrame(Frame):
 class EndOfRoundFrame(Frame):
     """X31: per fighter in initiative order: Zehrend damage, Zehrend check, dying check."""
 
-    __slots__ = ("kind_i", "order", "phase", "pos")
+    __slots__ = ("current", "done", "order", "phase", "pos")
 
     def __init__(self) -> None:
         super().__init__()
         self.order: tuple[int, ...] = ()
         self.pos = 0
         self.phase = _ZEHREND_DAMAGE
-        self.kind_i = 0
+        # By kind, not position: M08 may end any Zehrend at a prompt in between (X55).
+        self.done: tuple[str, ...] = ()  # the fighter's Zehrend kinds dealt with this round
+        self.current = ""  # the kind whose damage was dealt, whose check comes next
 
     def step(self, c: Combat, value: Any) -> Decision | Frame | Return:
         if self.stage == _END_START:
+            reapply_zone_zehrend(c)
             ranked = sorted(
                 (f for f in c.fighters if not f.dead and not f.fled),
                 key=lambda f: (-f.initiative, -f.grundwert, int(f.side), f.idx),
@@ -308,8 +311,8 @@ class EndOfRoundFrame(Frame):
         want_zehrend = not phased or self.stage == _END_ZEHREND
         want_dying = not phased or self.stage == _END_DYING
         if self.phase == _ZEHREND_DAMAGE:  # Zehrend damage (Z08)
-            if want_zehrend and self.kind_i < len(f.zehrend):
-                kind = f.zehrend[self.kind_i]
+            kind = next((k for k in f.zehrend if k not in self.done), None)
+            if want_zehrend and kind is not None:
                 if kind in f.zone_zehrend and not in_danger_zone(c, f, kind):
                     # D03: out of the danger zone, the cause is gone without a check.
                     f.zehrend = tuple(k for k in f.zehrend if k != kind)
@@ -319,19 +322,19 @@ class EndOfRoundFrame(Frame):
                     )
                     return self._advance(c, f, None, phased)
                 self.phase = _ZEHREND_CHECK
-                return zehrend_damage(
-                    c, f, f.zehrend[self.kind_i], f"Zehrend ({f.zehrend[self.kind_i]})"
-                )
+                self.current = kind
+                return zehrend_damage(c, f, kind, f"Zehrend ({kind})")
             self.phase = _DYING_CHECK
         if self.phase == _ZEHREND_CHECK:  # the free 'passende Probe' (Z08, X20)
-            if f.dead or self.kind_i >= len(f.zehrend):
+            kind = self.current
+            if f.dead:
                 self.phase = _DYING_CHECK
-            elif in_danger_zone(c, f, f.zehrend[self.kind_i]):
-                self.kind_i += 1  # D03: no check ends it while the cause is still there
+            elif kind not in f.zehrend or in_danger_zone(c, f, kind):
+                # M08 ended it meanwhile (X55); or D03: no check ends it in its zone
+                self.done = (*self.done, kind)
                 self.phase = _ZEHREND_DAMAGE
                 return self._advance(c, f, None, phased)
             elif value is None:
-                kind = f.zehrend[self.kind_i]
                 return check(
                     c,
                     f,
@@ -340,12 +343,10 @@ class EndOfRoundFrame(Frame):
                     CheckPurpose.ZEHREND,
                 )
             else:
-                kind = f.zehrend[self.kind_i]
                 if value.success:
                     f.zehrend = tuple(k for k in f.zehrend if k != kind)
                     c.emit(ev.ConditionLost(f.idx, f"zehrend ({kind})", "Probe"))
-                else:
-                    self.kind_i += 1
+                self.done = (*self.done, kind)
                 self.phase = _ZEHREND_DAMAGE
                 return self._advance(c, f, None, phased)
         if self.phase == _DYING_CHECK:  # dying check (D08)
@@ -372,7 +373,7 @@ class EndOfRoundFrame(Frame):
     def _next_fighter(self) -> None:
         self.pos += 1
         self.phase = _ZEHREND_DAMAGE
-        self.kind_i = 0
+        self.done = ()
 
 
 def _cleanup(c: Combat) -> None:

@@ -170,12 +170,12 @@ class Combat:
         return True
 
     def _shake_at_prompt(self, d: Decision, action: Action) -> None:
-        """M08 at a prompt (X38): shake the condition off, then the same decision is asked
-        again with what the fighter can do now; a single choice left is taken at once."""
+        """M08 at a prompt (X38): shake the condition or Zehrend (X55) off, then the same
+        decision is asked again with what the fighter can do now; one choice left is taken."""
         from cwenv.engine.conditions import shake_with_mumm
 
-        shake_with_mumm(self, self.fighters[d.fighter], action.condition)
-        again = self._stack[-1].reprompt(self, d, action.condition)
+        shaken = shake_with_mumm(self, self.fighters[d.fighter], action)
+        again = self._stack[-1].reprompt(self, d, shaken)
         only = None if again is None else self._pose(again)
         if again is None or only is not None:
             self._run(only)

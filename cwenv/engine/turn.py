@@ -157,8 +157,7 @@ class TurnFrame(Frame):
                 self.grants += 1
             return None
         if kind is ActionKind.MUMM_SHAKE:  # M08
-            cond = action.condition
-            shake_with_mumm(c, f, cond)
+            cond = shake_with_mumm(c, f, action)  # a condition, or None for a Zehrend
             if cond is Condition.BENOMMEN and self.benommen:
                 self.benommen = False
             return None

@@ -17,6 +17,7 @@ from cwenv.engine.actions import (
     ARG_OF,
     DECISIONS_OF,
     HANDLUNG_KINDS,
+    ZEHREND_ARG,
     Action,
     ActionKind,
     ArgKind,
@@ -24,7 +25,12 @@ from cwenv.engine.actions import (
     DecisionKind,
 )
 from cwenv.engine.checks import CheckFrame, mumm_problem
-from cwenv.engine.conditions import SHAKE_COST, prompt_shakes, reaction_problem
+from cwenv.engine.conditions import (
+    SHAKE_COST,
+    prompt_shakes,
+    reaction_problem,
+    zehrend_shake_problem,
+)
 from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.engine.tables.mumm import SPEND_OF_KIND
 from cwenv.model.types import Condition, Maneuver
@@ -119,6 +125,8 @@ def _field_problem(c: Combat, a: Action) -> str | None:
     if a.kind is K.MANEUVER and a.arg not in set(Maneuver):
         return f"there is no Kampfmanöver {a.arg}"
     if a.kind in (K.SHAKE, K.MUMM_SHAKE) and a.arg not in set(Condition):
+        if a.kind is K.MUMM_SHAKE and a.arg >= ZEHREND_ARG:  # M08 on a Zehrend (X55)
+            return zehrend_shake_problem(c, f, a.arg - ZEHREND_ARG)
         return f"there is no condition {a.arg}"
     if a.kind in (K.UPLOAD, K.HACK) and not 0 <= a.arg < len(f.spec.hacks):
         return f"{f.name} has no hack {a.arg}"
@@ -206,6 +214,8 @@ def _turn_problem(c: Combat, f: FighterState, a: Action) -> str | None:
 def _mumm_shake_problem(f: FighterState, a: Action) -> str | None:
     from cwenv.engine.tables.conditions import CONDITIONS
 
+    if a.zehrend_slot is not None:
+        return None  # held and allowed: _field_problem asked zehrend_shake_problem (X55)
     cond = a.condition
     if not f.conditions >> cond & 1:
         return f"{f.name} is not {cond.label}"

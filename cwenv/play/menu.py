@@ -102,7 +102,9 @@ def _label(c: Combat, action: Action) -> str:
     if kind is ActionKind.SHAKE:
         return f"{action.condition.label} abschütteln (Probe)"
     if kind is ActionKind.MUMM_SHAKE:
-        return f"{action.condition.label} abschütteln (2 Mumm)"
+        slot = action.zehrend_slot
+        what = action.condition.label if slot is None else f"Zehrend ({f.zehrend[slot]})"
+        return f"{what} abschütteln (2 Mumm)"
     if kind is ActionKind.STABILISE:
         return f"{target} stabilisieren (Technik)"
     if kind is ActionKind.HELFEN:

@@ -157,6 +157,7 @@ PROJECT_ADDITIONS: dict[str, str] = {
     "X49": "B01 on the 1 m grid: what a diagonal step costs (1 m, as the larger side; or 1-2-1 alternating; or the square root of 2).",
     "X53": 'P06 "Die Folgen bestimmt der Tycoon oder eventuelle Tabellen": what a Patzer outside the tables does, and whether M01/M03 are offered where they change nothing.',
     "X54": 'M09 "automatisch einen Volltreffer": what roll the automatic Volltreffer counts as when a defence or contest compares rolls (A04, P07).',
+    "X55": 'M08 "einen Zustand … sofort aufzuheben" with Zehrend (D03, Z08): does Mumm end a Zehrend, and one whose cause is a danger zone the fighter still stands in?',
     "X59": 'P08 "in der Regel derselbe Modifikator wie für die Hauptprobe": which of the main check\'s modifiers a helper rolls with.',
     "X60": "P08 in combat: when a helper rolls and which of the ally's checks an announced help counts for (any, or attacks only).",
     "X61": 'M10 "etwas dummes, aber draufgängerisches" without Mumm: what earns the point back, and when?',

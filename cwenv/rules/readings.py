@@ -178,6 +178,15 @@ class ShakeTiming(Enum):
     OWN_TURN = "own_turn"  # only during the fighter's own turn
 
 
+class ZehrendShake(Enum):
+    """X55, M08 with Zehrend (D03, Z08): whether Mumm ends a Zehrend, and one whose cause is
+    a danger zone the fighter still stands in."""
+
+    REAPPLIED = "reapplied"  # shaken; the zone starts it again at round end (D03)
+    REFUSED_IN_ZONE = "refused_in_zone"  # not while the fighter stands in its zone
+    NEVER = "never"  # Zehrend is damage, no Zustand M08 ends (the engine before #15)
+
+
 class ManeuverCrit(Enum):
     """X33, A07 for a Kampfmanöver that deals no damage (X22 ``maneuver_damage`` false):
     which rows of the Volltreffer table still act."""

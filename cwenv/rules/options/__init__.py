@@ -71,6 +71,7 @@ from cwenv.rules.readings import (
     TieOrder as TieOrder,
     TieQS as TieQS,
     VolltrefferQS as VolltrefferQS,
+    ZehrendShake as ZehrendShake,
 )
 
 SECTIONS: tuple[type[Section], ...] = (

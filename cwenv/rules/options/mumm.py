@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cwenv.rules.options.documented import Section, documented
-from cwenv.rules.readings import DaringMumm, MummRegen, ShakeTiming
+from cwenv.rules.readings import DaringMumm, MummRegen, ShakeTiming, ZehrendShake
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,16 @@ class MummOptions(Section):
         "false: M01 only on a Patzer that has a consequence, M03 on a success only where "
         "its QS, roll or Volltreffer counts (attack, defence, dying, Sturz abfangen, a jump "
         "down, helping; cwenv.engine.tables.checks)",
+    )
+    zehrend_mumm_shake: ZehrendShake = documented(
+        ZehrendShake.REAPPLIED,
+        "X55",
+        "M08 'einen Zustand … sofort aufheben', only Sterbend excepted: the A07 table calls "
+        "Zehrend a Zustand, so 2 Mumm end each Zehrend held. D03 'bis der Grund für den "
+        "Schaden entfernt wurde': a Zehrend whose cause is a danger zone (fire) starts again "
+        "at the end of the round if the fighter still stands in the zone.",
+        "refused_in_zone: not offered while the fighter stands in the zone causing it; "
+        "never: Zehrend is damage that only its check or leaving the zone ends (before #15)",
     )
     mumm_daring: DaringMumm = documented(
         DaringMumm.NEVER,
