@@ -64,6 +64,13 @@ class Level(BaseModel):
     )
     description: str = Field(default="", description="What a GM sees of this level.")
 
+    def sampling_text(self) -> str:
+        """How this level samples, in words (as docs/difficulty.md reads it)."""
+        if self.temperature <= 0:
+            return "none"
+        t = "∞" if math.isinf(self.temperature) else f"{self.temperature:g}"
+        return f"temperature {t}" + (f", top {self.top_k}" if self.top_k else "")
+
     def mistake_text(self) -> str:
         """The mistakes this level makes, in words (as docs/difficulty.md reads them)."""
         made = [
@@ -126,6 +133,7 @@ class DifficultyAgent:
             f"{settings.description or settings.mistake_text()}"
         )
         self.mistake_text = settings.mistake_text()
+        self.sampling_text = settings.sampling_text()
         self.level_text = settings.description
         self.rulesets = getattr(base, "rulesets", ("cw",))
         self.last_mistakes: list[Mistake] = []

@@ -205,6 +205,7 @@ def test_a_tiny_ladder_writes_the_table(tmp_path: Path) -> None:
     assert text.startswith("# Stufen\n\nText davor.")
     assert "| 0 | `taktiker@0` |" in text and "| 3 | `taktiker@3` |" in text
     assert "wastes Mumm (100%)" in text and "reference parties" in text
+    assert "| temperature ∞ |" in text and "| none | none |" in text
     assert (tmp_path / "r.config.json").is_file()
     again = CliRunner().invoke(app, [*args, "--no-progress"])  # resumed: nothing to play
     assert again.exit_code == 0 and doc.read_text() == text

@@ -84,6 +84,7 @@ def ladder_rows(run: TournamentRun, ladder: LadderConfig) -> list[dict[str, Any]
                 "games": games,
                 "vs_references": rec.to_json(),
                 "mistakes": str(getattr(agent, "mistake_text", "") or "none"),
+                "sampling": str(getattr(agent, "sampling_text", "") or "none"),
                 "text": str(getattr(agent, "level_text", "")),
             }
         )
@@ -113,15 +114,15 @@ def ladder_markdown(rows: list[dict[str, Any]], ladder: LadderConfig, run: Tourn
         f"side and scenario, seed {ladder.seed} (paired dice seeds).",
         "",
         "| Level | Agent | μ ± 2σ | Interval | Wins vs reference parties (Wilson 95 %) "
-        "| Games | Mistakes |",
-        "|---|---|---|---|---|---|---|",
+        "| Games | Sampling | Mistakes |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         v = r["vs_references"]
         lines.append(
             f"| {r['level']} | `{r['agent']}` | {r['mu']:.2f} ± {2 * r['sigma']:.2f} | "
             f"[{r['low']:.2f}, {r['high']:.2f}] | {_rate(v, '[', ']')} "
-            f"({v['wins']}/{v['games']}) | {r['games']} | {r['mistakes']} |"
+            f"({v['wins']}/{v['games']}) | {r['games']} | {r['sampling']} | {r['mistakes']} |"
         )
     ratings = run.to_json()["ratings"]
     refs_rated = ", ".join(
@@ -137,7 +138,7 @@ def ladder_markdown(rows: list[dict[str, Any]], ladder: LadderConfig, run: Tourn
         lines.append(
             f"- **Level {r['level']}** ({r['text'] or 'no description'}): wins "
             f"{_rate(r['vs_references'], '(95 %: ', ')')} of its games against the "
-            f"reference parties; mistakes: {r['mistakes']}."
+            f"reference parties; sampling: {r['sampling']}; mistakes: {r['mistakes']}."
         )
     return "\n".join([*lines, END]) + "\n"
 
