@@ -11,6 +11,7 @@ with a message naming it.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -69,8 +70,15 @@ def copy_package(tmp: Path) -> Path:
 
 
 def run(root: Path, code: str) -> subprocess.CompletedProcess[str]:
-    """``code`` in a fresh interpreter that imports the copied package, not the checkout."""
+    """``code`` in a fresh interpreter that imports the copied package, not the checkout.
+
+    An editable install's import hook (scikit-build-core's redirecting finder) would send
+    ``import cwenv`` to the checkout whatever the working folder, so it is taken out first;
+    the copy has no compiled core, so it runs the Python reference engine."""
     here = (
+        "import sys\n"
+        "sys.meta_path[:] = [f for f in sys.meta_path\n"
+        "                    if type(f).__name__ != 'ScikitBuildRedirectingFinder']\n"
         "import cwenv, pathlib\n"
         f"if not pathlib.Path(cwenv.__file__).is_relative_to({str(root)!r}):\n"
         "    raise SystemExit('imported ' + cwenv.__file__ + ', not the copy')\n"
@@ -81,6 +89,7 @@ def run(root: Path, code: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=300,
+        env={**os.environ, "CWENV_ENGINE": "python", "PYTHONPATH": str(root)},
     )
 
 

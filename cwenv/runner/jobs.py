@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 JOB_PREFIX = "job:"
 
 
+JOB_PART = "job"
+"""The content part that is the job file itself (its fights, sessions and carry rules)."""
+
+
 class JobFileError(RunnerError):
     """A job file cannot be loaded: the message names file, field and allowed values."""
 
@@ -129,14 +133,14 @@ class JobRuleset:
     def content_sources(self, scenario: str, game: JobGame, rules: str | None) -> dict[str, str]:
         from cwenv.content.library import shown_path
 
-        sources = {"job": shown_path(game.job.source)}
+        sources = {JOB_PART: shown_path(game.job.source)}
         for k, (spec, g) in enumerate(zip(game.specs, game.games, strict=True), 1):
             found = CW.content_sources(spec, g, rules if rules is not None else game.job.rules)
             sources.update({f"fight{k}:{label}": src for label, src in found.items()})
         return sources
 
     def describe_part(self, label: str) -> str:
-        if label == "job":
+        if label == JOB_PART:
             return "the job's settings (fights, sessions, carry)"
         head, _, rest = label.partition(":")
         return f"fight {head.removeprefix('fight')}: {CW.describe_part(rest)}"
