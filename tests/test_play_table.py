@@ -96,10 +96,13 @@ def test_a_feuergefecht_at_the_table(tmp_path: Path) -> None:
 
     def answer(screen: str) -> str | None:
         n = state["n"] = state.get("n", 0) + 1
+        if "— Verteidigung" in screen:
+            state.setdefault("defence", n)
         if "Ziele (a N" in screen and "quick" not in state:
             state["quick"] = n
             return "a 1"
-        if "quick" in state and n > state["quick"] + 1:
+        # Play on (Enter) until the quick attack is narrated and a defence prompt was seen.
+        if "quick" in state and n > state["quick"] + 1 and ("defence" in state or n > 400):
             return None
         return ""
 
