@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -63,9 +64,21 @@ def human_session(seed: int = 3) -> PlaySession:
     return PlaySession(load_scenario("duell"), saved)
 
 
+def _default_sigint() -> None:
+    """In the child: Ctrl-C raises SIGINT's default (Python's KeyboardInterrupt). A test run
+    started in the background by a shell without job control ignores SIGINT, and an ignored
+    signal stays ignored across exec, so the player's Ctrl-C would never arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(args: str, cwd: Path) -> pexpect.spawn:
     return pexpect.spawn(
-        f"{CWENV} {args}", encoding="utf-8", timeout=60, dimensions=(50, 200), cwd=str(cwd)
+        f"{CWENV} {args}",
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 200),
+        cwd=str(cwd),
+        preexec_fn=_default_sigint,
     )
 
 
