@@ -9,8 +9,6 @@ result), 130 interrupted (results so far are kept).
 from __future__ import annotations
 
 import json
-import signal
-import threading
 from enum import StrEnum
 from pathlib import Path
 
@@ -18,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cwenv.cli.common import interrupt_on_sigterm, split_names
+from cwenv.cli.common import resumable_run, split_names
 from cwenv.extras import MissingExtraError
 from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
@@ -59,10 +57,8 @@ def tournament(
 ) -> None:
     """Round robin: every pairing plays both sides of every scenario, N games each."""
     config = TournamentConfig(split_names(agents), split_names(scenarios), games, seed, rules, name)
-    in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm) if in_main else None
     try:
-        with progress_bar("tournament", progress and not as_json) as bar:
+        with resumable_run(), progress_bar("tournament", progress and not as_json) as bar:
             run = run_tournament(
                 config,
                 db,
@@ -77,14 +73,6 @@ def tournament(
     except (RunnerError, MissingExtraError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2 if isinstance(exc, JobFileError) else 1) from None
-    except KeyboardInterrupt:
-        typer.echo(
-            "interrupted; finished games are saved — run the same command to resume", err=True
-        )
-        raise typer.Exit(130) from None
-    finally:
-        if in_main:
-            signal.signal(signal.SIGTERM, previous)
     for conflict in run.conflicts:
         typer.echo(
             f"nondeterminism: game {conflict.game_id} replayed with result "
