@@ -25,12 +25,13 @@ from cwenv.engine.actions import Action
 from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
 from cwenv.play.advise import Advice
-from cwenv.play.savefile import DiceMode
+from cwenv.play.savefile import DiceMode, SavedGame
 from cwenv.service import origins, web
 from cwenv.service.bodies import ActBody, CreateFight, DiceBody, Settings, UndoBody
 from cwenv.service.errors import Issue, ServiceError, bad_field
 from cwenv.service.fights import Fight, StepResult, advice_for
 from cwenv.service.responses import About, AdviceOut, AgentRow, EventsPage, FightRow
+from cwenv.service.responses_fight import ResultOut, StateOut
 from cwenv.service.security import Gate, GateMiddleware
 from cwenv.service.store import Registry, Store
 from cwenv.service.wire import action_json, action_of, advice_json, combat_json, event_json
@@ -149,7 +150,16 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
         """The agents a client can ask, with a one-line German description."""
         return [{"agent": spec, "description": text} for spec, text in describe_agents()]
 
-    @api.post("/v1/fights", status_code=201, tags=["fights"])
+    state_answer: dict[str, Any] = {
+        "response_model": StateOut,
+        "response_model_exclude_unset": True,
+    }
+    result_answer: dict[str, Any] = {
+        "response_model": ResultOut,
+        "response_model_exclude_unset": True,
+    }
+
+    @api.post("/v1/fights", status_code=201, tags=["fights"], **state_answer)
     def create(body: CreateFight) -> dict[str, Any]:
         """Create a fight from exactly one of: a shipped scenario, a scenario file, a
         situation, a save."""
@@ -205,7 +215,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
                 continue
         return out
 
-    @api.get("/v1/fights/{fight_id}", tags=["fights"])
+    @api.get("/v1/fights/{fight_id}", tags=["fights"], **state_answer)
     def get_state(
         fight_id: str,
         legal: bool = Query(True, description="Include the legal actions with their odds."),
@@ -218,11 +228,11 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
     def delete(fight_id: str) -> None:
         registry.delete(fight_id)
 
-    @api.get("/v1/fights/{fight_id}/save", tags=["fights"])
-    def save(fight_id: str) -> dict[str, Any]:
+    @api.get("/v1/fights/{fight_id}/save", tags=["fights"], response_model=SavedGame)
+    def save(fight_id: str) -> SavedGame:
         """The fight as a ``cwenv play`` save (``--load`` reads it for a shipped scenario)."""
         with registry.use(fight_id) as fight:
-            return fight.saved().model_dump(mode="json")
+            return fight.saved()
 
     @api.get("/v1/fights/{fight_id}/events", tags=["fights"], response_model=EventsPage)
     def events(fight_id: str, since: int = Query(0, ge=0)) -> dict[str, Any]:
@@ -251,7 +261,7 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
         copy, step, found = _advice(fight_id, agent, top)
         return advice_json(copy, agent, found) | {"step": step}
 
-    @api.post("/v1/fights/{fight_id}/actions", tags=["fights"])
+    @api.post("/v1/fights/{fight_id}/actions", tags=["fights"], **result_answer)
     def act(fight_id: str, body: ActBody) -> dict[str, Any]:
         """Carry out an action (the GM's choice or the agent's proposal); the events come
         back as data and as narration."""
@@ -280,13 +290,13 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
                 chosen = _by_id(fight, body.action_id or 0)
             return _result_json(fight, fight.apply(chosen, body.dice, given[0]))
 
-    @api.post("/v1/fights/{fight_id}/dice", tags=["fights"])
+    @api.post("/v1/fights/{fight_id}/dice", tags=["fights"], **result_answer)
     def dice(fight_id: str, body: DiceBody) -> dict[str, Any]:
         """The W10s the table rolled for the step that waits for them."""
         with registry.use(fight_id) as fight:
             return _result_json(fight, fight.supply(body.dice))
 
-    @api.post("/v1/fights/{fight_id}/undo", tags=["fights"])
+    @api.post("/v1/fights/{fight_id}/undo", tags=["fights"], **state_answer)
     def undo(fight_id: str, body: UndoBody | None = None) -> dict[str, Any]:
         """Take back the step waiting for dice, or else the last decision."""
         with registry.use(fight_id) as fight:

@@ -21,6 +21,7 @@ from cwenv.service.board import board_json, focus_json
 from cwenv.service.bodies import Settings
 from cwenv.service.fights import Fight
 from cwenv.service.replays import MAX_LISTED, Replays, games_json
+from cwenv.service.responses_fight import BoardOut, FocusOut, GamesOut, ReplayOut
 from cwenv.service.store import Registry
 
 UI = "/ui"
@@ -47,7 +48,12 @@ def register(
     def home() -> RedirectResponse:
         return RedirectResponse(f"{UI}/")
 
-    @api.get("/v1/fights/{fight_id}/board", tags=["browser"])
+    @api.get(
+        "/v1/fights/{fight_id}/board",
+        tags=["browser"],
+        response_model=BoardOut,
+        response_model_exclude_unset=True,
+    )
     def board(fight_id: str) -> dict[str, Any]:
         """The state with the legal actions, plus what the map draws: fighter letters
         (Runner A.., Gegner a.., neutrals 1..), the turn order, the decision's name."""
@@ -57,7 +63,9 @@ def register(
                 out |= board_json(fight.combat)
             return out
 
-    @api.get("/v1/fights/{fight_id}/fighters/{fighter}/focus", tags=["browser"])
+    @api.get(
+        "/v1/fights/{fight_id}/fighters/{fighter}/focus", tags=["browser"], response_model=FocusOut
+    )
     def focus(fight_id: str, fighter: int) -> dict[str, Any]:
         """A fighter as clicked on the map: reachable cells (free and Schwierige Bewegung)
         on its own turn, the cells in its line of sight, and per opponent whether it is in
@@ -65,12 +73,17 @@ def register(
         with registry.use(fight_id) as fight:
             return focus_json(fight.live(), fighter)
 
-    @api.get("/v1/games", tags=["browser"])
+    @api.get("/v1/games", tags=["browser"], response_model=GamesOut)
     def games(limit: int = Query(100, ge=1, le=MAX_LISTED)) -> dict[str, Any]:
         """The games of the database given to ``cwenv serve --games DB``."""
         return games_json(settings.games, limit)
 
-    @api.get("/v1/games/{game_id}/replay", tags=["browser"])
+    @api.get(
+        "/v1/games/{game_id}/replay",
+        tags=["browser"],
+        response_model=ReplayOut,
+        response_model_exclude_unset=True,
+    )
     def replay(game_id: str) -> dict[str, Any]:
         """A stored game step by step: the state before each decision, the decision taken,
         its events (data and German narration) and the attack lines to draw."""
