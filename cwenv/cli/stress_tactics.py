@@ -8,9 +8,7 @@ Exit codes: 0 done, 1 bad input or a failed game, 3 nondeterminism found, 130 in
 from __future__ import annotations
 
 import shlex
-import signal
 import sys
-import threading
 from enum import StrEnum
 from pathlib import Path
 
@@ -18,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cwenv.cli.common import interrupt_on_sigterm, split_names
+from cwenv.cli.common import resumable_run, split_names
 from cwenv.extras import MissingExtraError, require
 from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
@@ -56,24 +54,14 @@ def tactics(
     config = TacticsConfig(
         agent, split_names(scenarios), tags, games, seed, rules, threshold, name=name
     )
-    in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm) if in_main else None
     try:
         require("plots")  # the report's chart: before any game is played
-        with progress_bar("tactics", progress) as bar:
+        with resumable_run(), progress_bar("tactics", progress) as bar:
             run = run_tactics(config, db, jobs=jobs, on_start=bar.start, on_game=bar.advance)
         written = write_report(run, out)
     except (RunnerError, TacticsConfigError, MissingExtraError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        typer.echo(
-            "interrupted; finished games are saved — run the same command to resume", err=True
-        )
-        raise typer.Exit(130) from None
-    finally:
-        if in_main:
-            signal.signal(signal.SIGTERM, previous)
     (out / "command.txt").write_text(shlex.join(["cwenv", *sys.argv[1:]]) + "\n", "utf-8")
     console = Console()
     table = Table(

@@ -7,15 +7,13 @@ Exit codes: 0 done, 1 bad input or a failed game, 3 nondeterminism found, 130 in
 from __future__ import annotations
 
 import shlex
-import signal
-import threading
 from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from cwenv.cli.common import interrupt_on_sigterm, split_names
+from cwenv.cli.common import resumable_run, split_names
 from cwenv.extras import MissingExtraError, require
 from cwenv.runner.backends import MAX_JOBS
 from cwenv.runner.errors import RunnerError
@@ -72,23 +70,13 @@ def variants(
         ["--name", name] if name != "variants" else []
     )
     command = shlex.join(["cwenv", "stress", "variants", *args])
-    in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm) if in_main else None
     try:
         require("plots")  # the report's chart: before any game is played
-        with progress_bar("stress variants", progress) as bar:
+        with resumable_run(), progress_bar("stress variants", progress) as bar:
             outcome = sweep_and_report(request, command, on_start=bar.start, on_game=bar.advance)
     except (VariantSweepError, RunnerError, MissingExtraError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        typer.echo(
-            "interrupted; finished games are saved — run the same command to resume", err=True
-        )
-        raise typer.Exit(130) from None
-    finally:
-        if in_main:
-            signal.signal(signal.SIGTERM, previous)
     print_summary(Console(), outcome)
     if outcome.run.conflicts:
         raise typer.Exit(3)
