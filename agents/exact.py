@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from cwenv.rules.odds import probe_odds
 from cwenv.rules.options import RuleOptions
-from cwenv.rules.probe import ProbeResult, contest, resolve_probe
+from cwenv.rules.probe import ProbeResult, hit_qs, resolve_probe
 
 FACES = range(1, 11)
 
@@ -81,16 +81,10 @@ def _count_odds(options: RuleOptions, attack: int, defence: int | None) -> Odds:
             qs[a.qs] = qs.get(a.qs, 0) + na * 100
             continue
         for d, nd in defences:
-            w = na * nd
-            if not d.success:
-                hit += w
-                qs[a.qs] = qs.get(a.qs, 0) + w
-                continue
-            outcome = contest(a, d, options)
-            if outcome.winner == 0:
-                hit += w
-                k = max(outcome.qs, 0)
-                qs[k] = qs.get(k, 0) + w
+            k = hit_qs(a, d, options)
+            if k is not None:
+                hit += na * nd
+                qs[k] = qs.get(k, 0) + na * nd
     unit = 1 / 10_000
     return Odds(hit * unit, {k: v * unit for k, v in qs.items()}, volltreffer * unit, patzer * unit)
 
@@ -117,12 +111,9 @@ def defended_loss(
     total = 0.0
     top = len(loss_per_qs) - 1
     for r, n in roll_classes(options, defence_pw):
-        if not r.success:
-            total += n * loss_per_qs[min(attack.qs, top)]
-            continue
-        c = contest(attack, r, options)
-        if c.winner == 0:
-            total += n * loss_per_qs[min(max(c.qs, 0), top)]
+        k = hit_qs(attack, r, options)
+        if k is not None:
+            total += n * loss_per_qs[min(k, top)]
     return total / 100
 
 

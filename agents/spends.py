@@ -38,7 +38,7 @@ from cwenv.engine.payloads import (
     KeepPrompt,
 )
 from cwenv.model.types import AttackMode, Condition, Maneuver
-from cwenv.rules.probe import ProbeResult, contest, forced_volltreffer
+from cwenv.rules.probe import ProbeResult, forced_volltreffer, hit_qs
 
 
 class Sort(IntEnum):
@@ -149,9 +149,7 @@ def pre_check(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Actio
             gain_improve = base - defended_loss(board.options, attack.roll, dpw + 2, losses)
         if grand is not None:
             forced = forced_volltreffer(dpw, board.options)
-            c = contest(attack.roll, forced, board.options)
-            after = losses[min(max(c.qs, 0), MAX_QS)] if c.winner == 0 else 0.0
-            gain_grand = base - after
+            gain_grand = base - _loss_of(board, attack.roll, forced, losses)
     elif sort is Sort.BENOMMEN and improve is not None:
         pw = board.check_value(board.me, board.options.benommen_check)
         gain = success_chance(board.options, pw + 2) - success_chance(board.options, pw)
@@ -218,10 +216,8 @@ def _reroll_gain(
 
 
 def _loss_of(board: Board, attack: ProbeResult, d: ProbeResult, losses: list[float]) -> float:
-    if not d.success:
-        return losses[min(attack.qs, MAX_QS)]
-    c = contest(attack, d, board.options)
-    return losses[min(max(c.qs, 0), MAX_QS)] if c.winner == 0 else 0.0
+    qs = hit_qs(attack, d, board.options)  # A04, A05, P07, X27
+    return 0.0 if qs is None else losses[min(qs, MAX_QS)]
 
 
 def keep(board: Board, legal: Sequence[Action], cfg: PromptConfig) -> Action | None:

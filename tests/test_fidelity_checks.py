@@ -5,6 +5,7 @@ readings turned into named rule options (tests fail on the code before each fix)
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from cwenv.engine.state import Combat
 from cwenv.engine.turn import turn_of
 from cwenv.model.specs import HackSpec
 from cwenv.model.types import Condition, Maneuver, Side
+from cwenv.rules.odds import attack_odds
 from cwenv.rules.options import (
     DEFAULT_OPTIONS,
     DisarmedDamage,
@@ -358,3 +360,50 @@ def test_x54_the_great_throws_comparison_roll(reading: GrosserWurfRoll, defended
     assert bool(of(c, ev.AttackDefended)) is defended
     if not defended:
         assert of(c, ev.Hit)[-1].qs == 1
+
+
+def _classes(pw: int) -> dict[tuple[object, ...], tuple[tuple[int, int], int]]:
+    """The 100 rolls of a Probe grouped by what an attack's outcome reads: one pair of dice
+    standing for each group, and the group's size."""
+    out: dict[tuple[object, ...], tuple[tuple[int, int], int]] = {}
+    for d1 in range(1, 11):
+        for d2 in range(1, 11):
+            r = resolve_probe(pw, d1, d2, DEFAULT_OPTIONS)
+            key = (r.success, r.qs, r.volltreffer, r.patzer, r.total)
+            pair, n = out.get(key, ((d1, d2), 0))
+            out[key] = (pair, n + 1)
+    return out
+
+
+@pytest.mark.parametrize("reading", list(LoneWinnerQS))
+def test_x27_the_odds_table_is_what_the_engine_does(reading: LoneWinnerQS) -> None:
+    """Kira (Kampfkunst 12) attacks, the Wache (Ausweichen 12) always defends: every class of
+    attack roll against every class of defence roll played through the engine gives exactly
+    the hit chance and QS distribution of ``attack_odds`` under either X27 reading (under
+    ``difference`` the odds once gave a failed defence the attack's own QS)."""
+    probe = duel([9, 9, *TAIL], runner={"mumm": 0}, contest_lone_winner_qs=reading)
+    probe.apply(find(probe, ActionKind.ATTACK, target=1, arg=0))
+    attack_pw = of(probe, ev.CheckRolled)[-1].probenwert
+    defence_pw = 12
+    hits: dict[int, Fraction] = {}
+    for (a1, a2), na in _classes(attack_pw).values():
+        for (d1, d2), nd in _classes(defence_pw).values():
+            c = duel(
+                [a1, a2, d1, d2, *TAIL],
+                runner={"mumm": 0},
+                enemy={"ausweichen": 12},
+                contest_lone_winner_qs=reading,
+            )
+            c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+            defend = [a for a in c.legal_actions() if a.kind is ActionKind.DEFEND]
+            if defend:
+                c.apply(defend[0])
+            defences = [e for e in of(c, ev.CheckRolled) if e.fighter == 1]
+            if defences:
+                assert defences[-1].probenwert == defence_pw
+            for hit in of(c, ev.Hit):
+                hits[hit.qs] = hits.get(hit.qs, Fraction(0)) + Fraction(na * nd, 10_000)
+    options = replace(DEFAULT_OPTIONS, contest_lone_winner_qs=reading)
+    odds = attack_odds(attack_pw, defence_pw, options)
+    assert sum(hits.values()) == odds.hit
+    assert {k: v for k, v in hits.items() if v} == {k: v for k, v in odds.qs.items() if v}

@@ -36,7 +36,7 @@ from cwenv.invariants import present
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import AttackMode, Condition, CoverLevel, Maneuver
 from cwenv.rules.options import LoneWinnerQS, ManeuverCrit, PatzerDefence
-from cwenv.rules.probe import ProbeResult, contest, resolve_probe
+from cwenv.rules.probe import ProbeResult, hit_qs, resolve_probe
 from cwenv.rules.tables import volltreffer_effect
 
 if TYPE_CHECKING:
@@ -297,19 +297,17 @@ class AttackFrame(Frame):
         t = c.fighters[self.targets[self.ti]]
         attack = present(self.attack, "the attack roll")
         self.defence = result
-        if result.success:
-            outcome = contest(attack, result, c.options)
-            if outcome.winner != 0:
-                c.count("defended")
-                c.emit(ev.AttackDefended(a.idx, t.idx, attack.total, result.total))
-                self.ti += 1
-                return self._next_target(c, a)
-            return self._hit(c, a, outcome.qs)
-        if result.patzer and c.options.defence_patzer_niedergeworfen:
+        qs = hit_qs(attack, result, c.options)
+        if qs is None:
+            c.count("defended")
+            c.emit(ev.AttackDefended(a.idx, t.idx, attack.total, result.total))
+            self.ti += 1
+            return self._next_target(c, a)
+        if not result.success and result.patzer and c.options.defence_patzer_niedergeworfen:
             gain_condition(c, t, Condition.NIEDERGEWORFEN)
-        if c.options.contest_lone_winner_qs is LoneWinnerQS.DIFFERENCE:  # X27: P07's QS
-            return self._hit(c, a, contest(attack, result, c.options).qs)
-        return self._hit(c, a, None)
+        # a hit through a defence is a weakened one (H11's aim, X03), and so is X27's P07 QS
+        difference = c.options.contest_lone_winner_qs is LoneWinnerQS.DIFFERENCE
+        return self._hit(c, a, qs if result.success or difference else None)
 
     def _hit(
         self, c: Combat, a: FighterState, weakened_qs: int | None

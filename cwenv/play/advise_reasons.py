@@ -23,7 +23,7 @@ from cwenv.model.types import AttackMode, CoverLevel, MummSpend, WeaponKind
 from cwenv.play.prompt_odds import choice_odds, defence_chance, defence_pw
 from cwenv.rules.odds import FACES
 from cwenv.rules.options import RuleOptions
-from cwenv.rules.probe import ProbeResult, contest, resolve_probe
+from cwenv.rules.probe import ProbeResult, hit_qs, resolve_probe
 
 COVER_EN = ("no cover", "half cover", "three-quarter cover", "full cover")
 KEPT_FOR = (MummSpend.TREFFER_WEGSTECKEN, MummSpend.TOD_ABWENDEN, MummSpend.ZUSAETZLICHE_REAKTION)
@@ -289,11 +289,5 @@ def defended_qs(attack: ProbeResult, probenwert: int, options: RuleOptions) -> f
     total = 0
     for a in FACES:
         for b in FACES:
-            r = resolve_probe(probenwert, a, b, options)
-            if not r.success:
-                total += attack.qs
-                continue
-            won = contest(attack, r, options)
-            if won.winner == 0:
-                total += max(won.qs, 0)
+            total += hit_qs(attack, resolve_probe(probenwert, a, b, options), options) or 0
     return total / 100

@@ -32,7 +32,7 @@ from cwenv.engine.state import Combat
 from cwenv.model.types import AttackMode, CheckValue, Condition
 from cwenv.rules.odds import FACES, attack_odds, probe_odds
 from cwenv.rules.options import RuleOptions
-from cwenv.rules.probe import ProbeResult, contest, forced_volltreffer, resolve_probe
+from cwenv.rules.probe import ProbeResult, forced_volltreffer, hit_qs, resolve_probe
 
 _ATTACK_KIND = {
     AttackMode.WEAPON: ActionKind.ATTACK,
@@ -51,7 +51,7 @@ def pct(p: float | Fraction) -> str:
 
 def defended(attack: ProbeResult, defence: ProbeResult, options: RuleOptions) -> bool:
     """A04: the defence stops the attack (a failed defence never does)."""
-    return defence.success and contest(attack, defence, options).winner != 0
+    return hit_qs(attack, defence, options) is None
 
 
 def defence_chance(attack: ProbeResult, probenwert: int, options: RuleOptions) -> Fraction:

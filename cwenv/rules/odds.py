@@ -21,7 +21,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from cwenv.rules.options import DEFAULT_OPTIONS, RuleOptions
-from cwenv.rules.probe import ProbeResult, contest, forced_volltreffer, resolve_probe
+from cwenv.rules.probe import ProbeResult, forced_volltreffer, hit_qs, resolve_probe
 
 FACES = range(1, 11)
 
@@ -153,13 +153,8 @@ def attack_odds(
             add(a.qs, unit)
             continue
         for d in defences:
-            w = unit * unit
-            if not d.success:
-                hit += w
-                add(a.qs, w)
-                continue
-            outcome = contest(a, d, options)
-            if outcome.winner == 0:
-                hit += w
-                add(max(outcome.qs, 0), w)
+            k = hit_qs(a, d, options)
+            if k is not None:
+                hit += unit * unit
+                add(k, unit * unit)
     return AttackOdds(hit, MappingProxyType(qs), volltreffer, patzer)

@@ -150,3 +150,14 @@ def contest(actor: ProbeResult, defender: ProbeResult, options: RuleOptions) -> 
     if actor.total == defender.total and options.contest_tie_qs is TieQS.OWN_ROLL:
         return ContestResult(1, qs_band(defender.total))
     return ContestResult(1, difference_qs(defender.total - actor.total, options))
+
+
+def hit_qs(attack: ProbeResult, defence: ProbeResult, options: RuleOptions) -> int | None:
+    """The QS of a successful attack against a rolled defence (A04, A05, P07, X27), or None
+    when the defence holds. A failed defence leaves the attack its own QS (A05), or under X27
+    ``contest_lone_winner_qs: difference`` the band of the rolls' difference, as the engine
+    and every odds table read it."""
+    if not defence.success and options.contest_lone_winner_qs is not LoneWinnerQS.DIFFERENCE:
+        return attack.qs
+    outcome = contest(attack, defence, options)
+    return max(outcome.qs, 0) if outcome.winner == 0 else None
