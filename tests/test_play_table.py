@@ -33,6 +33,7 @@ from cwenv.play.menu import label
 from cwenv.play.table_game import DiceMode, PlaySession, SavedGame, load_saved
 from cwenv.play.tui import TerminalGame
 from cwenv.rules.dice import ScriptedDice
+from tests.test_hardening_play import _default_sigint
 
 CWENV = shutil.which("cwenv") or f"{sys.executable} -m cwenv.cli.main"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -54,6 +55,7 @@ def play(args: str, tmp_path: Path, answer, limit: int = 150) -> list[str]:  # t
         dimensions=(60, 220),
         cwd=str(tmp_path),
         env={**os.environ, "COLUMNS": "220", "LINES": "60"},  # pytest's 80 would wrap tables
+        preexec_fn=_default_sigint,
     )
     screens: list[str] = []
     for _ in range(limit):
