@@ -14,7 +14,7 @@ WALL                  ``#``  blocks movement and sight: full, massive cover (C01
 COVER_HALF            ``=``  low wall, car, crate: impassable; half cover from its side (C02)
 COVER_THREE_QUARTER   ``%``  embrasure, narrow gap: impassable; three-quarter cover (C02)
 WATER                 ``~``  swimming: Schwierige Bewegung, half speed (B04)
-CLIMB                 ``H``  a ledge that can be climbed onto from below (B03)
+CLIMB                 ``H``  a ledge climbed onto from below and down from above (B03, X62)
 DOOR_CLOSED           ``+``  a closed door: like a wall until opened (H04)
 DOOR_OPEN             ``/``  an open door: floor until closed
 FIRE                  ``*``  burning ground: a Zehrend (Feuer) danger zone (D03)
@@ -22,7 +22,8 @@ FIRE                  ``*``  burning ground: a Zehrend (Feuer) danger zone (D03)
 
 Elevation is a second layer in whole metres. A step up of at most one metre is a hurdle
 taken in stride (B02); higher steps need a climb onto a CLIMB cell (B03); a step down of up
-to half Bewegung (min. 1 m) is absorbed (B06), deeper drops are falls (B05). Gaps are low
+to half Bewegung (min. 1 m) is absorbed (B06), deeper drops are falls (B05), and off a CLIMB
+cell a deep step down is climbed down its face (B03, X62 ``climb_down``). Gaps are low
 cells between higher ones: jumping them is B02.
 """
 

@@ -1,10 +1,10 @@
 """Steps on the grid (B01–B04, B06): what one step out of a cell costs and what kind it is.
 
-A step is a walk to a neighbour (B01), a climb (B03), a swim (B04), a jump over a gap
-(B02) or a drop (B06). Terrain steps depend only on the map and the fighter's jump and
-drop distances (its :class:`MoveProfile`), so they are computed once per map and profile,
-kept in the map's ``edge_cache`` and shared by all combats; fighters and doors are checked
-by the search (:mod:`cwenv.battlemap.paths`).
+A step is a walk to a neighbour (B01), a climb up or down (B03, X62), a swim (B04), a jump
+over a gap (B02) or a drop (B06). Terrain steps depend only on the map and the fighter's
+jump and drop distances (its :class:`MoveProfile`), so they are computed once per map and
+profile, kept in the map's ``edge_cache`` and shared by all combats; fighters and doors are
+checked by the search (:mod:`cwenv.battlemap.paths`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ class MoveProfile:
     is the metres one metre of climbing or swimming costs (2: half speed, B03, B04).
     ``hurdles`` (X48): low walls and crates (``=``) and steps up onto a cell that is no
     climbable ledge are hurdles to jump (B02); without it they bar the way.
+    ``climb_down`` (B03, X62): from a climbable ledge (``H``) a step down at least this
+    deep (and deeper than ``free_drop``) is climbed down its face, not dropped; 0: never.
     """
 
     free_jump: int
@@ -45,6 +47,7 @@ class MoveProfile:
     max_jump: int = 12
     hurdles: bool = False
     alternate: bool = False  # X49: every second diagonal metre costs 2 (1-2-1)
+    climb_down: int = 0
 
 
 Edge = tuple[int, int, int, int]  # (to, metres, StepKind, drop)
@@ -57,6 +60,9 @@ def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, .
     hops: list[Edge] = []  # B02 jumps up: listed after the one-metre steps (free_edges)
     ea = elev[a]
     in_water = terrain[a] is Terrain.WATER
+    # B03, X62: a climbable ledge is climbed onto from any lower neighbour, so its faces
+    # are climbed down to them too: each climb down is the way back of a climb up.
+    climb_down = profile.climb_down if terrain[a] is Terrain.CLIMB else 0
     ax, ay = xs[a], ys[a]
 
     def wall(cell: int) -> bool:
@@ -84,6 +90,8 @@ def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, .
                 # Bewegung, higher with Infiltration. A climbable ledge is climbed (B03).
                 kind = StepKind.NORMAL if dh <= profile.free_jump else StepKind.JUMP
                 hops.append((n, dh, kind, 0))
+        elif climb_down and -dh >= climb_down:
+            out.append((n, profile.slow_cost * -dh, StepKind.CLIMB, 0))
         else:
             out.append((n, 1, StepKind.DROP, -dh))
     out.extend(hops)

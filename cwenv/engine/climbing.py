@@ -12,6 +12,12 @@ climbed is X40 ``climb_let_go_falls``: the old reading, no fall, was argued as "
 is never higher than it could drop freely", which is false (Bewegung 6 climbs 3 m per
 action, but absorbs a drop of only 2 m under the default ``drop_absorbed``; two partial
 climbs hang higher still). :func:`lost_holds` finds who let go; the turn drops them.
+Climbing down (X62 ``climb_down``) is the same with the ledge's face below: the climber
+stays on its ledge, hanging under the edge (``climb_cell`` is the cell below,
+``climb_height`` the metres climbed down), until the last part takes it into the cell
+below. Letting go part-way falls the rest of the way into that cell; a climber who lets go
+by walking on along the top (or being moved there) has climbed back up and does not fall,
+nor does one whose cell below is taken by then (it clings back onto the ledge).
 Swimming (B04) keeps its 'min. 1 Meter' in the route search itself
 (:func:`cwenv.battlemap.paths.reachable`): cells stay 1 m, so no partial state is needed.
 """
@@ -37,14 +43,16 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ClimbStep:
-    """One Schwierige Bewegung up ``ledge``: ``metres`` of movement buy ``gained`` metres
-    of its ``height``, of which ``done`` were climbed before."""
+    """One Schwierige Bewegung up ``ledge`` (or, ``down``, down to the cell ``ledge``
+    below, X62): ``metres`` of movement buy ``gained`` metres of its ``height``, of which
+    ``done`` were climbed before."""
 
     ledge: int
     metres: int
     gained: int
     height: int
     done: int
+    down: bool = False
 
 
 def climb_step(
@@ -64,13 +72,15 @@ def climb_step(
     else:
         return None
     bm = c.bm
-    height = bm.elevation[ledge] - bm.elevation[f.pos]
+    rise = bm.elevation[ledge] - bm.elevation[f.pos]  # below 0: climbing down (X62)
+    height = abs(rise)
     done = f.climb_height if f.climb_cell == ledge else 0
     remaining = height - done
     gained = min(remaining, max(1, move_left // profile.slow_cost))
     if not done and (gained == remaining or ledge in hard):
         return None  # climbed whole now, or reached by a whole difficult route: not partial
-    return ClimbStep(ledge, min(move_left, gained * profile.slow_cost), gained, height, done)
+    metres = min(move_left, gained * profile.slow_cost)
+    return ClimbStep(ledge, metres, gained, height, done, rise < 0)
 
 
 def climb_actions(
@@ -89,13 +99,15 @@ def climb_actions(
     ]
 
 
-Hold = tuple[int, int, int]
-"""A climber hanging at a wall: (fighter, ledge, metres climbed)."""
+Hold = tuple[int, int, int, int]
+"""A climber hanging at a wall: (fighter, ledge, metres climbed, the cell it hangs from)."""
 
 
 def holds(c: Combat) -> tuple[Hold, ...]:
     """Every climber hanging at a wall now (B03, X40)."""
-    return tuple((f.idx, f.climb_cell, f.climb_height) for f in c.fighters if f.climb_cell >= 0)
+    return tuple(
+        (f.idx, f.climb_cell, f.climb_height, f.pos) for f in c.fighters if f.climb_cell >= 0
+    )
 
 
 def lost_holds(c: Combat, before: tuple[Hold, ...]) -> tuple[tuple[Hold, ...], Frame | None]:
@@ -110,17 +122,27 @@ def lost_holds(c: Combat, before: tuple[Hold, ...]) -> tuple[tuple[Hold, ...], F
     if not c.options.climb_let_go_falls:
         return now, None
     lost = [
-        (idx, ledge, height)
-        for idx, ledge, height in before
-        if c.fighters[idx].climb_cell != ledge
-        and c.fighters[idx].pos != ledge
-        and c.fighters[idx].on_map
-        and not c.fighters[idx].dead
+        hold
+        for hold in before
+        if c.fighters[hold[0]].climb_cell != hold[1]
+        and c.fighters[hold[0]].pos != hold[1]
+        and c.fighters[hold[0]].on_map
+        and not c.fighters[hold[0]].dead
     ]
-    if not lost:
-        return now, None
-    idx, _, height = lost[0]
-    return (*now, *lost[1:]), FallFrame(idx, height, outside_turn=c.turn_fighter != idx)
+    while lost:
+        idx, ledge, climbed, start = lost.pop(0)
+        f = c.fighters[idx]
+        depth = c.bm.elevation[start] - c.bm.elevation[ledge]
+        if depth <= 0:  # up: it falls from where it hangs to the foot it stands at
+            return (*now, *lost), FallFrame(idx, climbed, outside_turn=c.turn_fighter != idx)
+        # X62, down: the rest of the way into the cell below, unless it walked on along
+        # the top (climbed back up) or the cell below is taken (it clings to the ledge).
+        if f.pos == start and ledge not in c.occupant:
+            c.move_fighter(f, ledge)
+            c.emit(ev.ForcedMove(idx, (c.bm.cell(ledge),), "lässt los und stürzt"))
+            fall = FallFrame(idx, depth - climbed, outside_turn=c.turn_fighter != idx)
+            return (*holds(c), *lost), fall
+    return now, None
 
 
 class ClimbStage(IntEnum):
@@ -164,5 +186,6 @@ class ClimbFrame(Frame):
                 return MoveFrame(f.idx, (plan.ledge,), "klettert")
             f.climb_cell = plan.ledge
             f.climb_height = climbed
-            c.emit(ev.ClimbedPart(f.idx, c.bm.cell(plan.ledge), climbed, plan.height))
+            cell = c.bm.cell(plan.ledge)
+            c.emit(ev.ClimbedPart(f.idx, cell, climbed, plan.height, plan.down))
         return DONE

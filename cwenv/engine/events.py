@@ -318,12 +318,14 @@ class ForcedMove(Event):
 
 @dataclass(frozen=True, slots=True)
 class ClimbedPart(Event):
-    """B03, X40: part of a ledge climbed; the climber hangs at the wall until the next."""
+    """B03, X40: part of a ledge climbed; the climber hangs at the wall until the next.
+    ``down`` (X62): climbing down to the cell ``ledge`` below."""
 
     fighter: int
     ledge: tuple[int, int]
     climbed: int
     height: int
+    down: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.payloads import BlockadePrompt
 from cwenv.engine.victory import escapes
 from cwenv.model.types import AttackMode, Condition, WeaponKind
-from cwenv.rules.options import DropAbsorbed, ProneMovement
+from cwenv.rules.options import ClimbDown, DropAbsorbed, ProneMovement, Rounding
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
@@ -68,7 +68,20 @@ def move_profile(c: Combat, f: FighterState) -> MoveProfile:
         max_jump=max(1, f.spec.movement),
         hurdles=c.options.hurdles,
         alternate=c.options.diagonals_alternate,
+        climb_down=climb_down_depth(c),
     )
+
+
+def climb_down_depth(c: Combat) -> int:
+    """B03, X62 ``climb_down``: the least depth a fighter on a climbable ledge climbs down
+    rather than drops (0: never). ``when_hurt``: the least fall that rolls a die (B05,
+    X18 fall_dice_rounding); only drops deeper than the absorbed one are ever in question."""
+    reading = c.options.climb_down
+    if reading is ClimbDown.NEVER:
+        return 0
+    if reading is ClimbDown.ALWAYS or c.options.fall_dice_rounding is Rounding.UP:
+        return 1
+    return FALL_METRES_PER_DIE
 
 
 def movement_allowance_base(c: Combat, f: FighterState) -> int:

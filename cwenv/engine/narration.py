@@ -130,8 +130,10 @@ _RENDER: dict[type[ev.Event], Callable[[Any, Names], str]] = {
     ),
     ev.ForcedMove: lambda e, n: f"{n[e.fighter]} wird bewegt ({e.cause}) {_cells(e.path)}",
     ev.ClimbedPart: lambda e, n: (
-        f"{n[e.fighter]} klettert an der Kante ({e.ledge[0]}, {e.ledge[1]}) hoch: "
-        f"{e.climbed} von {e.height} m"
+        f"{n[e.fighter]} klettert "
+        + (f"nach ({e.ledge[0]}, {e.ledge[1]}) hinab" if e.down else "")
+        + ("" if e.down else f"an der Kante ({e.ledge[0]}, {e.ledge[1]}) hoch")
+        + f": {e.climbed} von {e.height} m"
     ),
     ev.Fell: lambda e, n: f"{n[e.fighter]} stürzt {e.metres} m: {e.dice}W10 brechender Schaden",
     ev.RoundEnded: lambda e, n: f"Ende der Kampfrunde {e.round}",

@@ -20,7 +20,14 @@ from cwenv.battlemap.steps import MoveProfile, has_difficult_terrain
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, spend_mumm
-from cwenv.engine.climbing import ClimbStep, climb_actions, climb_step, holds, lost_holds
+from cwenv.engine.climbing import (
+    ClimbStep,
+    Hold,
+    climb_actions,
+    climb_step,
+    holds,
+    lost_holds,
+)
 from cwenv.engine.conditions import mumm_shakes, shake_with_mumm
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import (
@@ -82,7 +89,7 @@ class TurnFrame(Frame):
         self.routes: Reach = NO_REACH  # the current TURN decision's movement search
         self.hard_routes: Reach = NO_REACH  # … and its difficult-step search (H07)
         self.legal: list[Action] | None = None  # its legal choices, restricted (None: stale)
-        self.holds: tuple[tuple[int, int, int], ...] = ()  # climbers at a wall (B03, X40)
+        self.holds: tuple[Hold, ...] = ()  # climbers at a wall (B03, X40)
 
     def recovered(self, f: FighterState) -> bool:
         """Z02, M07: the turn's Mumm-Probe (its Handlung) ended Benommen, so the fighter

@@ -161,6 +161,7 @@ PROJECT_ADDITIONS: dict[str, str] = {
     "X59": 'P08 "in der Regel derselbe Modifikator wie für die Hauptprobe": which of the main check\'s modifiers a helper rolls with.',
     "X60": "P08 in combat: when a helper rolls and which of the ally's checks an announced help counts for (any, or attacks only).",
     "X61": 'M10 "etwas dummes, aber draufgängerisches" without Mumm: what earns the point back, and when?',
+    "X62": 'B03 "Klettern erfordert immer eine Probe" downward: which faces are climbed down, and whether a step off a climbable ledge is climbed or dropped (B06).',
 }
 """Open readings found by the fidelity audit (issue #15) that the shared checklist has no
 X-ID for; each is a named rule option (docs/rules.md)."""

@@ -19,6 +19,14 @@ class DropAbsorbed(Enum):
     UP_TO_HALF = "up_to_half"
 
 
+class ClimbDown(Enum):
+    """B03, X62: which way a Schwierige Bewegung goes down a climbable ledge's face."""
+
+    NEVER = "never"  # a drop (B06) always: the engine before #15
+    WHEN_HURT = "when_hurt"  # climbed where the drop would roll damage dice (B05)
+    ALWAYS = "always"  # climbed wherever the drop is not absorbed
+
+
 class ReactionBasis(Enum):
     ROLLED_INITIATIVE = "rolled_initiative"
     GRUNDWERT = "grundwert"

@@ -41,6 +41,7 @@ from cwenv.rules.readings import (
     BehinderungScope as BehinderungScope,
     BenommenReactions as BenommenReactions,
     BlockadeGeometry as BlockadeGeometry,
+    ClimbDown as ClimbDown,
     CritExtraDie as CritExtraDie,
     DeathThreshold as DeathThreshold,
     DifferenceQS as DifferenceQS,

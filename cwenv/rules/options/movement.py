@@ -14,6 +14,7 @@ from typing import ClassVar
 from cwenv.model.types import ArmourMode, Skill
 from cwenv.rules.options.documented import Section, documented
 from cwenv.rules.readings import (
+    ClimbDown,
     DropAbsorbed,
     ProneMovement,
     Rounding,
@@ -76,6 +77,24 @@ class MovementOptions(Section):
         "X18 drop_absorbed), else 1W10 brechend per 3 m; outside its turn it may catch the "
         "fall with a reaction (R05).",
         "false: letting go costs no fall (the engine before #15)",
+    )
+    climb_down: ClimbDown = documented(
+        ClimbDown.WHEN_HURT,
+        "X62",
+        "B03 'Klettern erfordert immer eine Probe … Die Bewegung ist während dem Klettern "
+        "halbiert': the text knows no direction, so a fighter on a climbable ledge ('H', "
+        "whose faces are climbed onto from below) also climbs down them, as the same check "
+        "at half speed. A Schwierige Bewegung is a destination cell, so this option says "
+        "which way one goes down a face the drop would hurt on: where the drop is deeper "
+        "than absorbed (B06) and would roll damage dice (B05, 3 m under X18 "
+        "fall_dice_rounding down), the fighter climbs down, over several actions when it "
+        "is higher than the movement left allows (X40 climb_over_actions); a failed check "
+        "makes no headway, as climbing up; letting go part-way falls the rest of the way "
+        "(X40 climb_let_go_falls) into the cell below. Shallower deep drops stay drops; a "
+        "route round the ledge that a cheaper whole Schwierige Bewegung takes (a drop off a "
+        "plain edge beside it) still beats a partial climb down (X40).",
+        "never: every step down deeper than the absorbed drop is a drop (B06; the engine "
+        "before #15); always: every such step off a climbable ledge is climbed down",
     )
     swim_skill: Skill = documented(
         Skill.UNBEUGSAMKEIT, "X17", "B04 names Unbeugsamkeit.", "any skill"
