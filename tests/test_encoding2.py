@@ -104,15 +104,24 @@ def test_record_fingerprint_is_stable_and_changes_with_k() -> None:
 
 
 def test_gym_env_checker_and_masks() -> None:
+    import warnings
+
+    import gymnasium as gym
     from gymnasium.utils.env_checker import check_env
 
-    from cwenv.envs.env2 import KampfrundeEnv2
+    import cwenv  # noqa: F401  (registers the envs)
 
-    env = KampfrundeEnv2("duell", opponent="random", illegal_action="fallback", k=128)
-    check_env(env, skip_render_check=True)
+    env = gym.make(
+        "cwenv/Kampfrunde-v2", scenario="duell", opponent="random", illegal_action="fallback",
+        k=128, render_mode="ansi",
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
     obs, _ = env.reset(seed=0)
     assert env.observation_space.contains(obs)
-    assert env.action_masks().sum() == obs["candidate_mask"].sum()
+    assert env.action_space.n == 128
+    assert env.unwrapped.action_masks().sum() == obs["candidate_mask"].sum()
 
 
 def test_encoder_imports_neither_gymnasium_nor_torch() -> None:

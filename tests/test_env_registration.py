@@ -55,6 +55,29 @@ def test_registered_in_either_import_order(imports: str) -> None:
     assert out == "cwenv/Kampfrunde-v0 SourceFileLoader 0"
 
 
+@pytest.mark.parametrize(
+    "first", ["import cwenv; import gymnasium", "import gymnasium; import cwenv"]
+)
+def test_v2_registered_with_v0_in_either_import_order(first: str) -> None:
+    # issue #18: encoding 2's env is made by id like v0, without importing cwenv.envs.env2
+    out = _run(
+        f"""
+        {first}
+        import sys
+        print("cwenv.envs.env2" in sys.modules)
+        env = gymnasium.make("cwenv/Kampfrunde-v2", scenario="duell", k=128)
+        obs, info = env.reset(seed=1)
+        mask = env.unwrapped.action_masks()
+        env.step(int(mask.nonzero()[0][0]))
+        print(env.spec.id, type(env.unwrapped).__name__, env.action_space.n, int(mask.sum()))
+        """
+    )
+    before, after = out.splitlines()
+    env_id, cls, n, legal = after.split()
+    assert (before, env_id, cls, n) == ("False", "cwenv/Kampfrunde-v2", "KampfrundeEnv2", "128")
+    assert 0 < int(legal) <= 128
+
+
 def test_module_prefix_make_without_importing_cwenv() -> None:
     out = _run(
         """

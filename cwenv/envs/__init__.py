@@ -1,7 +1,8 @@
 """Gymnasium and PettingZoo environments on top of the engine (issue #4).
 
-``gymnasium.make("cwenv/Kampfrunde-v0")`` (registered when ``cwenv`` and gymnasium are
-both imported, in either order, by the import hook in :mod:`cwenv`) plays the 4v4
+``gymnasium.make("cwenv/Kampfrunde-v0")`` (and ``-v2``, encoding 2; both registered when
+``cwenv`` and gymnasium are both imported, in either order, by the import hook in
+:mod:`cwenv`) plays the 4v4
 ``feuergefecht`` for the Gegner side against the default doctrine; :class:`KampfrundeAEC`
 makes every fighter a PettingZoo agent. See ``docs/env.md``.
 
@@ -17,12 +18,14 @@ from typing import Any
 
 _WHERE = {
     "ENV_ID": "cwenv",
+    "ENV2_ID": "cwenv",
     "register_envs": "cwenv",
     "EncodingError": "cwenv.envs.errors",
     "EnvError": "cwenv.envs.errors",
     "InvalidActionError": "cwenv.envs.errors",
     "LimitError": "cwenv.envs.errors",
     "KampfrundeEnv": "cwenv.envs.kampfrunde",  # imports gymnasium
+    "KampfrundeEnv2": "cwenv.envs.env2",  # imports gymnasium
     "ActionLayout": "cwenv.envs.layout",
     "RewardConfig": "cwenv.envs.rewards",
     "load_reward_config": "cwenv.envs.rewards",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
+from gymnasium import spaces
 
 from cwenv.agent import DecisionView
 from cwenv.engine.state import Combat
@@ -105,6 +107,21 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
         drag_radius: int = DEFAULT_DRAG_RADIUS,
         illegal_action: Literal["raise", "fallback"] = "raise",
     ) -> None:
+        self._setup(
+            lambda: Session(scenario, rules, reward, max_steps, move_radius, drag_radius),
+            side, opponent, render_mode, illegal_action,
+        )  # fmt: skip
+
+    def _setup(
+        self,
+        make_session: Callable[[], Session],
+        side: str | Side,
+        opponent: OpponentSpec,
+        render_mode: str | None,
+        illegal_action: str,
+    ) -> None:
+        """Everything ``__init__`` sets, for any encoding: ``make_session`` builds the
+        encoding's session (after the cheap argument checks); the spaces are its own."""
         if illegal_action not in ("raise", "fallback"):
             raise ValueError("illegal_action must be 'raise' or 'fallback'")
         self.illegal_action = illegal_action
@@ -112,7 +129,7 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
             raise ValueError(
                 f"render_mode {render_mode!r}; allowed: {self.metadata['render_modes']}"
             )
-        self.session = Session(scenario, rules, reward, max_steps, move_radius, drag_radius)
+        self.session = make_session()
         self.side = parse_side(side)
         if self.side not in self.session.sides or self.side is Side.NEUTRAL:
             raise ValueError(
@@ -120,8 +137,8 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
             )
         self._make_opponent, self.opponent_name = opponent_factory(opponent)
         self.render_mode = render_mode
-        self.observation_space = observation_space()
-        self.action_space = action_space(self.session.layout)
+        self.observation_space, actions = self._spaces()
+        self.action_space, self._n_actions = actions, int(actions.n)
         self._combat: Combat | None = None
         self._enc: Encoded | None = None
         self._opponent = self._fallback = self._make_opponent()
@@ -130,6 +147,9 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
         self._steps = 0
         self._restarts = 0
         self._reward = self.session.side_rewards([self.side])[self.side]
+
+    def _spaces(self) -> tuple[spaces.Dict, spaces.Discrete]:
+        return observation_space(), action_space(self.session.layout)
 
     # -- Gymnasium API --------------------------------------------------------------------------
     def reset(
@@ -191,7 +211,7 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
     def action_masks(self) -> np.ndarray:
         """The legal actions now (bool); after the episode only the placeholder index 0."""
         if self._enc is None:
-            mask = np.zeros(self.session.layout.size, dtype=np.bool_)
+            mask = np.zeros(self._n_actions, dtype=np.bool_)
             mask[0] = True
             return mask
         return self._enc.mask.copy()
