@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
@@ -30,7 +31,7 @@ from cwenv.service import origins, web
 from cwenv.service.bodies import ActBody, CreateFight, DiceBody, Settings, UndoBody
 from cwenv.service.errors import Issue, ServiceError, bad_field
 from cwenv.service.fights import Fight, StepResult, advice_for
-from cwenv.service.responses import About, AdviceOut, AgentRow, EventsPage, FightRow
+from cwenv.service.responses import About, AdviceOut, AgentRow, ErrorOut, EventsPage, FightRow
 from cwenv.service.responses_fight import ResultOut, StateOut
 from cwenv.service.security import Gate, GateMiddleware
 from cwenv.service.store import Registry, Store
@@ -104,7 +105,11 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
         title="cwenv serve",
         version=__version__,
         description="The NSC brain of cwenv as a local service (docs/service.md).",
+        responses={
+            "4XX": {"model": ErrorOut, "description": "Refused; each issue names its field."}
+        },
     )
+    api.openapi = lambda: _with_token_scheme(api, settings.token)  # type: ignore[method-assign]
     api.state.registry = registry
 
     @api.exception_handler(ServiceError)
@@ -318,6 +323,30 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
         ),
     )
     return api
+
+
+TOKEN_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "cwenv serve --token TOKEN: then every /v1 request sends it.",
+}
+
+
+def _with_token_scheme(api: FastAPI, token: str | None) -> dict[str, Any]:
+    """The OpenAPI document with the gate's token (:mod:`.security`, not a route's
+    dependency) as a bearer scheme, required on every operation when one is set."""
+    if api.openapi_schema is None:
+        doc = get_openapi(
+            title=api.title,
+            version=api.version,
+            description=api.description,
+            routes=api.routes,
+        )
+        doc.setdefault("components", {})["securitySchemes"] = {"token": TOKEN_SCHEME}
+        if token is not None:
+            doc["security"] = [{"token": []}]
+        api.openapi_schema = doc
+    return api.openapi_schema
 
 
 def _by_id(fight: Fight, action_id: int) -> Action:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Number = int | float
 
@@ -125,3 +125,22 @@ class EventsPage(_Answer):
     since: int
     count: int
     events: list[EventOut]
+
+
+class IssueOut(_Answer):
+    """One problem with a request (``cwenv.service.errors.Issue``)."""
+
+    field: str = Field(description="The request's field, dotted (``situation.fighters.Mara.at``).")
+    message: str
+    line: int | None = Field(None, description="Absent unless the field is a file's text.")
+    allowed: list[str] | None = Field(
+        None, description="Absent unless the field takes fixed values."
+    )
+
+
+class ErrorOut(_Answer):
+    """Every 4xx the service answers (``cwenv.service.errors.ServiceError``, the gate's)."""
+
+    error: str = Field(description="A code: invalid_request, no_such_fight, needs_die, …")
+    message: str
+    issues: list[IssueOut]
