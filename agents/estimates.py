@@ -21,7 +21,8 @@ from cwenv.engine.attack_plan import (
 )
 from cwenv.engine.damage import armour_after_mode
 from cwenv.engine.fighter import FighterState
-from cwenv.model.specs import UNARMED, HackSpec, WeaponSpec
+from cwenv.engine.hits import damage_bonus
+from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import ArmourMode, AttackMode, CheckValue, CoverLevel, Maneuver, WeaponKind
 from cwenv.rules.options import AreaCover, Rounding, RuleOptions
 from cwenv.rules.tables import volltreffer_effect
@@ -150,7 +151,7 @@ def damage_profile(
 
 
 def weapon_profile(board: Board, a: FighterState, t: FighterState, w: WeaponSpec) -> DamageProfile:
-    bonus = board.options.unarmed_bonus if w is UNARMED else w.bonus
+    bonus = damage_bonus(w, board.options)
     flat = -board.options.entwaffnen_nsc_penalty if a.disarmed else 0
     return damage_profile(board, t, bonus, w.armour_mode, w.forms, flat)
 

@@ -13,10 +13,11 @@ import pytest
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.conditions import gain_condition
+from cwenv.engine.hits import damage_bonus
 from cwenv.engine.movement import movement_allowance
 from cwenv.engine.state import Combat
 from cwenv.engine.turn import turn_of
-from cwenv.model.specs import HackSpec
+from cwenv.model.specs import UNARMED, HackSpec
 from cwenv.model.types import Condition, Maneuver, Side
 from cwenv.rules.odds import attack_odds
 from cwenv.rules.options import (
@@ -29,7 +30,7 @@ from cwenv.rules.options import (
     TieQS,
 )
 from cwenv.rules.probe import ContestResult, contest, resolve_probe
-from tests.helpers import KNIFE, fighter, find
+from tests.helpers import KNIFE, fighter, find, make_game
 from tests.test_rules_cover import INIT3, TAIL, fight, of, shoot
 from tests.test_rules_maneuvers import INIT as MANEUVER_INIT, maneuver, setup
 from tests.test_rules_mumm import duel
@@ -407,3 +408,19 @@ def test_x27_the_odds_table_is_what_the_engine_does(reading: LoneWinnerQS) -> No
     odds = attack_odds(attack_pw, defence_pw, options)
     assert sum(hits.values()) == odds.hit
     assert {k: v for k, v in hits.items() if v} == {k: v for k, v in odds.qs.items() if v}
+
+
+@pytest.mark.parametrize("bonus", [-2, 3])
+def test_x12_the_env_reads_the_unarmed_bonus_the_engine_deals(bonus: int) -> None:
+    """X12 ``unarmed_bonus`` is the Faust's damage bonus in the engine; the env's weapon
+    table (average damage per QS) reads the same option, not the Faust's weapon data (it
+    read −2 under any option)."""
+    from cwenv.envs.tables import W10_MEAN, GameTables
+
+    game = make_game(
+        [(fighter("Kira"), (1, 1)), (fighter("Wache", Side.GEGNER), (3, 1))],
+        unarmed_bonus=bonus,
+    )
+    slot = next(k for k, w in enumerate(game.roster[0].all_weapons) if w is UNARMED)
+    assert GameTables(game).w_damage[0, slot] == pytest.approx(max(0.0, W10_MEAN + bonus))
+    assert damage_bonus(UNARMED, game.options) == bonus

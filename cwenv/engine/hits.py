@@ -14,7 +14,7 @@ from cwenv.engine.conditions import gain_condition
 from cwenv.engine.damage import DamageFrame, SequenceFrame, gain_zehrend
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.tables.maneuvers import MANEUVERS
-from cwenv.model.specs import UNARMED
+from cwenv.model.specs import UNARMED, WeaponSpec
 from cwenv.model.types import ArmourMode, AttackMode, Condition, Maneuver
 from cwenv.rules.options import CritExtraDie, DisarmedDamage, ManeuverCrit
 
@@ -31,6 +31,12 @@ def crit_rows(opts: RuleOptions, mode: AttackMode) -> ManeuverCrit:
     if mode is AttackMode.MANEUVER and not opts.maneuver_damage:
         return opts.maneuver_volltreffer_rows
     return ManeuverCrit.ALL_ROWS
+
+
+def damage_bonus(weapon: WeaponSpec, opts: RuleOptions) -> int:
+    """A06, X12: the flat bonus on a weapon's damage dice; the unarmed strike's is the rule
+    option ``unarmed_bonus``, not its weapon data."""
+    return opts.unarmed_bonus if weapon is UNARMED else weapon.bonus
 
 
 def disarmed_malus(opts: RuleOptions, a: FighterState, dice: int) -> int:
@@ -93,7 +99,7 @@ def hit_effects(
     elif deals_damage:
         if mode is not AttackMode.MANEUVER:
             weapon = a.weapons[index]
-        bonus = opts.unarmed_bonus if weapon is UNARMED else weapon.bonus
+        bonus = damage_bonus(weapon, opts)
         all_direct = direct and opts.zerschmettert_all_direct  # X33
         armour = ArmourMode.DIREKT if all_direct else weapon.armour_mode
         bare = extra if opts.crit_extra_die is CritExtraDie.BARE_DIE else 0

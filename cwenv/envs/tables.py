@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine.game import Game
+from cwenv.engine.hits import damage_bonus
 from cwenv.envs.layout import MAX_MAP_SIDE, MAX_WEAPONS
 from cwenv.model.types import WeaponKind
 
@@ -113,7 +114,7 @@ class GameTables:
                 self.w_melee[i, k] = wpn.kind is WeaponKind.MELEE
                 self.w_area[i, k] = wpn.area_radius > 0
                 self.w_range[i, k] = wpn.max_range
-                self.w_damage[i, k] = avg_damage(wpn.bonus)
+                self.w_damage[i, k] = avg_damage(damage_bonus(wpn, game.options))
         self.best_range = self.w_range.max(axis=1)
         self.best_damage = self.w_damage.max(axis=1)
         self.movement = np.array([s.movement for s in game.roster], dtype=np.float32)
