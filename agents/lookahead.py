@@ -27,7 +27,7 @@ from agents.search import (
     turn_candidates,
     worth_searching,
 )
-from cwenv.agent import Agent, DecisionView
+from cwenv.agent import ActionScores, Agent, DecisionView, Scoring
 from cwenv.engine.actions import Action
 from cwenv.engine.game import Game
 
@@ -63,13 +63,36 @@ class LookaheadAgent:
         prepare_agents((self.base, self.policy), game)
 
     def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return self._search(view, legal, rng)[0]
+
+    def scores(
+        self, view: DecisionView, legal: Sequence[Action], rng: random.Random
+    ) -> ActionScores | None:
+        """Each candidate's mean state value over its rollouts (what :func:`paired_best`
+        ranks by, the prior kept on weak evidence); an unsearched decision is the base
+        doctrine's, and so are its scores."""
+        twin = random.Random()
+        twin.setstate(rng.getstate())  # the base's own scores see what its act saw
+        choice, found = self._search(view, legal, rng)
+        if found is None:
+            base = self.base
+            return base.scores(view, legal, twin) if isinstance(base, Scoring) else None
+        cands, values = found
+        means = {a: sum(v) / len(v) for a, v in zip(cands, values, strict=True)}
+        return ActionScores(choice, means, "Rolloutwert", "rollout value")
+
+    def _search(
+        self, view: DecisionView, legal: Sequence[Action], rng: random.Random
+    ) -> tuple[Action, tuple[list[Action], list[list[float]]] | None]:
+        """The action to play, and the candidates with their rollout values (None: the
+        prior, unsearched)."""
         prior = self.base.act(view, legal, rng)
         if not worth_searching(view, legal, self.config):
-            return prior
+            return prior, None
         cfg = self.config
         cands = turn_candidates(view, legal, prior, rng, cfg.max_moves, cfg.max_candidates)
         if len(cands) == 1:
-            return prior
+            return prior, None
         side = view.fighter.side
         policies = dict.fromkeys(range(3), self.policy)
         values = [[0.0] * cfg.rollouts for _ in cands]
@@ -84,7 +107,7 @@ class LookaheadAgent:
                 values[i][k] = state_value(
                     sim, side, cfg.lp_weight, cfg.standing_weight, cfg.condition_weight
                 )
-        return cands[paired_best(values, cfg.confidence_z)]
+        return cands[paired_best(values, cfg.confidence_z)], (cands, values)
 
 
 def paired_best(values: list[list[float]], z: float) -> int:

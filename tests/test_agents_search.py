@@ -109,3 +109,23 @@ def test_paired_best_keeps_the_prior_without_evidence() -> None:
     clear = [0.3, 0.4, 0.2, 0.3]  # better on every sample
     assert paired_best([prior, clear], 1.0) == 1
     assert paired_best([prior, noisy], 0.0) == 1
+
+
+def test_lookahead_scores_are_its_rollout_means_and_agree_with_act() -> None:
+    """The advisor ranks a lookahead's alternatives by what it optimises: each candidate's
+    mean rollout value; the choice is what ``act`` plays with the same seed, and it is the
+    best mean unless the prior is kept on weak evidence (paired_best)."""
+    from cwenv.agent import scores_of
+
+    c = _turn_state("feuergefecht", seed=3)
+    cfg = LookaheadConfig(rollouts=3, max_rollout_steps=20, rollout="greedy", base="stuermer")
+    agent = LookaheadAgent(cfg)
+    agent.prepare(c.game)
+    view, legal = DecisionView(c), c.legal_actions()
+    found = scores_of(agent, view, legal, seed=7)
+    assert found.chosen == LookaheadAgent(cfg).act(view, legal, random.Random(7))
+    assert found.kind_en == "rollout value" and len(found.values) > 1
+    assert set(found.values) <= set(legal)
+    best = max(found.values, key=lambda a: found.values[a])
+    prior = make_agent("stuermer").act(view, legal, random.Random(7))
+    assert found.chosen in (best, prior)

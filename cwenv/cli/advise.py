@@ -16,7 +16,16 @@ from agents.policy.bundle import BundleError
 from agents.search import prepare_agents
 from cwenv.agent import Agent
 from cwenv.agent_registry import UnknownAgentError, make_agent
-from cwenv.play.advise import Advice, Option, advise, decision_seed, load_table_file
+from cwenv.play.advise import (
+    MAX_BUDGET,
+    Advice,
+    BudgetError,
+    Option,
+    advise,
+    budgeted,
+    decision_seed,
+    load_table_file,
+)
 from cwenv.play.savefile import SavedAction
 from cwenv.yamlio import ConfigError
 
@@ -26,26 +35,11 @@ measured by benchmarks/advise_timing.py)."""
 
 
 def with_budget(agent: Agent, budget: int | None) -> Agent:
-    """The agent with a search budget in iterations (MCTS) or rollouts per candidate
-    (lookahead) and no wall-clock cap, so that the same advice comes back every time.
-    None keeps the configured budget (only the wall-clock cap is dropped)."""
-    config = getattr(agent, "config", None)
-    fields = getattr(type(config), "model_fields", {})
-    update: dict[str, Any] = {}
-    if "time_ms" in fields:
-        update["time_ms"] = None
-    if budget is not None:
-        name = next((f for f in ("iterations", "rollouts") if f in fields), None)
-        if name is None:
-            raise typer.BadParameter(
-                f"agent {agent.name!r} does not search; only search agents (mcts, lookahead, "
-                "their files) take a budget",
-                param_hint="--budget",
-            )
-        update[name] = budget
-    if update and config is not None:
-        agent.config = config.model_copy(update=update)  # type: ignore[attr-defined]
-    return agent
+    """:func:`cwenv.play.advise.budgeted` for the command line (``--budget``)."""
+    try:
+        return budgeted(agent, budget)
+    except BudgetError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--budget") from None
 
 
 def advise_cmd(
@@ -53,7 +47,7 @@ def advise_cmd(
     agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Agent that decides for the NSC."),
     top: int = typer.Option(3, "--top", min=1, help="How many options to show."),
     budget: int | None = typer.Option(
-        None, "--budget", min=1, max=1_000_000, help="Search iterations (MCTS) or rollouts."
+        None, "--budget", min=1, max=MAX_BUDGET, help="Search iterations (MCTS) or rollouts."
     ),
     english: bool = typer.Option(False, "--english", help="Reasons in English."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),

@@ -11,7 +11,8 @@ from agents.search import prepare_agents
 from cwenv.agent import Agent
 from cwenv.agent_registry import UnknownAgentError, make_agent
 from cwenv.engine.game import Game
-from cwenv.service.bodies import Settings
+from cwenv.play.advise import MAX_BUDGET
+from cwenv.service.bodies import SERVED_BUDGET, Settings
 from cwenv.service.security import WILDCARD_HOSTS, is_loopback
 
 DEFAULT_DB = Path(".cwenv-serve.sqlite")
@@ -37,6 +38,7 @@ def settings_of(
     max_fights: int,
     max_body: int,
     games: Path | None = None,
+    max_budget: int = SERVED_BUDGET,
 ) -> Settings:
     """The service's settings; refuses another address than loopback without a token."""
     if not is_loopback(host) and not token:
@@ -56,6 +58,7 @@ def settings_of(
         max_fights=max_fights,
         max_body=max_body,
         games=games,
+        max_budget=max_budget,
     )
 
 
@@ -87,6 +90,13 @@ def serve(
         dir_okay=False,
         help="A tournament or stress database whose games the page (/ui/) replays.",
     ),
+    max_budget: int = typer.Option(
+        SERVED_BUDGET,
+        "--max-budget",
+        min=1,
+        max=MAX_BUDGET,
+        help="Largest search budget (MCTS iterations, rollouts) a client may ask for.",
+    ),
 ) -> None:
     """Serve the NSC brain as a JSON HTTP API: create fights, read them with exact odds, ask
     an agent, apply actions with dice from the table, undo (docs/service.md)."""
@@ -95,7 +105,16 @@ def serve(
     from cwenv.service.app import create_app
 
     settings = settings_of(
-        host, port, token, origin, allow_host, None if no_db else db, max_fights, max_body, games
+        host,
+        port,
+        token,
+        origin,
+        allow_host,
+        None if no_db else db,
+        max_fights,
+        max_body,
+        games,
+        max_budget,
     )
     app = create_app(settings, agent_maker)
     shown = f"[{host}]" if ":" in host else host

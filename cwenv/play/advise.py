@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from cwenv.agent import ActionScores, Agent, DecisionView, scores_of
 from cwenv.engine.actions import Action, DecisionKind
@@ -36,13 +37,16 @@ from cwenv.rules.dice import SeededDice
 from cwenv.yamlio import SAVE_LIMITS, read_yaml_file
 
 __all__ = [
+    "MAX_BUDGET",
     "Advice",
+    "BudgetError",
     "FighterSituation",
     "NoDecisionError",
     "Option",
     "Situation",
     "TableFile",
     "advise",
+    "budgeted",
     "decision_seed",
     "load_situation",
     "load_table_file",
@@ -57,8 +61,41 @@ SAVE_FIELDS = ("cwenv_save", "actions", "runners", "nscs", "typed_dice")
 """Fields only a save has: a file with one of them is read as a save, else a situation."""
 
 
+MAX_BUDGET = 1_000_000
+"""The largest search budget the advisor takes (``cwenv advise --budget``)."""
+BUDGET_FIELDS = ("iterations", "rollouts")
+"""The config fields a search budget sets: MCTS iterations, lookahead rollouts."""
+
+
 class NoDecisionError(ValueError):
     """Advice was asked for a combat that is over."""
+
+
+class BudgetError(ValueError):
+    """A search budget was given for an agent that does not search."""
+
+
+def budgeted(agent: Agent, budget: int | None) -> Agent:
+    """The agent with a search budget in iterations (MCTS) or rollouts per candidate
+    (lookahead) and no wall-clock cap, so that the same advice comes back every time.
+    None keeps the configured budget (only the wall-clock cap is dropped); the caller has
+    checked ``1 <= budget <= MAX_BUDGET``."""
+    config = getattr(agent, "config", None)
+    fields = getattr(type(config), "model_fields", {})
+    update: dict[str, Any] = {}
+    if "time_ms" in fields:
+        update["time_ms"] = None
+    if budget is not None:
+        name = next((f for f in BUDGET_FIELDS if f in fields), None)
+        if name is None:
+            raise BudgetError(
+                f"agent {agent.name!r} does not search; only search agents (mcts, lookahead, "
+                "their files) take a budget"
+            )
+        update[name] = budget
+    if update and config is not None:
+        agent.config = config.model_copy(update=update)  # type: ignore[attr-defined]
+    return agent
 
 
 @dataclass(frozen=True, slots=True)

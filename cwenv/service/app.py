@@ -25,7 +25,7 @@ from cwenv.agent_registry import UnknownAgentError, describe_agents, known_specs
 from cwenv.engine.actions import Action
 from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
-from cwenv.play.advise import Advice
+from cwenv.play.advise import Advice, BudgetError, budgeted
 from cwenv.play.savefile import DiceMode, SavedGame
 from cwenv.service import origins, web
 from cwenv.service.bodies import ActBody, CreateFight, DiceBody, Settings, UndoBody
@@ -248,22 +248,42 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
             log = [event_json(e, names) for e in combat.events[since:]]
             return {"since": since, "count": len(combat.events), "events": log}
 
-    def _advice(fight_id: str, spec: str, top: int) -> tuple[Combat, int, Advice]:
-        """The advisor on a copy of the fight (outside its lock) and the step it is for."""
+    def _advice(
+        fight_id: str, spec: str, top: int, budget: int | None
+    ) -> tuple[Combat, int, Advice]:
+        """The advisor on a copy of the fight (outside its lock) and the step it is for;
+        ``budget`` is ``cwenv advise --budget`` (None: the agent's own, no wall clock)."""
+        if budget is not None and not 1 <= budget <= settings.max_budget:
+            raise bad_field(
+                "budget",
+                f"allowed: 1–{settings.max_budget} search iterations or rollouts "
+                "(cwenv serve --max-budget)",
+            )
         with registry.use(fight_id) as fight:
             if fight.pending is not None:
                 raise ServiceError(409, "needs_die", "a step waits for a W10: POST …/dice")
             copy, seed, step = fight.snapshot(), fight.setup.seed, fight.step_count
-        return copy, step, advice_for(copy, agent_for(spec, copy.game), top, seed)
+        try:
+            agent = budgeted(agent_for(spec, copy.game), budget)
+        except BudgetError as exc:
+            raise bad_field("budget", str(exc)) from None
+        return copy, step, advice_for(copy, agent, top, seed)
 
     @api.get("/v1/fights/{fight_id}/advice", tags=["agents"], response_model=AdviceOut)
     def advice(
         fight_id: str,
         agent: str = Query("greedy", max_length=200, description="An agent of GET /v1/agents."),
         top: int = Query(3, ge=1, le=settings.max_top),
+        budget: int | None = Query(
+            None,
+            ge=1,
+            le=settings.max_budget,
+            description="A search agent's budget (MCTS iterations, lookahead rollouts), as "
+            "cwenv advise --budget; an agent that does not search refuses it.",
+        ),
     ) -> dict[str, Any]:
         """What would this NSC do? The agent's action, its score, the alternatives, why."""
-        copy, step, found = _advice(fight_id, agent, top)
+        copy, step, found = _advice(fight_id, agent, top, budget)
         return advice_json(copy, agent, found) | {"step": step}
 
     @api.post("/v1/fights/{fight_id}/actions", tags=["fights"], **result_answer)
@@ -277,12 +297,14 @@ def create_app(settings: Settings, make_agent: AgentMaker) -> FastAPI:
                 "give exactly one of action, action_id, agent",
                 ("action", "action_id", "agent"),
             )
+        if body.budget is not None and body.agent is None:
+            raise bad_field("budget", "a budget goes with agent (its proposal's search)")
         proposal: Action | None = None
         if body.agent is not None:
             if body.expect_step is not None:  # refuse a stale request before any search
                 with registry.use(fight_id) as fight:
                     fight.check_step(body.expect_step)
-            _, step_then, found = _advice(fight_id, body.agent, 1)
+            _, step_then, found = _advice(fight_id, body.agent, 1, body.budget)
             proposal = found.recommended.action
         with registry.use(fight_id) as fight:
             fight.check_step(body.expect_step)

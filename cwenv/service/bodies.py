@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cwenv.play.advise import MAX_BUDGET
 from cwenv.service.wire import ActionBody
 
 W10 = Annotated[int, Field(ge=1, le=10)]
@@ -17,6 +18,9 @@ Document = Text | dict[str, Any]
 """A file's text (YAML or JSON) or the same document as a JSON object."""
 MAX_SEED = 2**63 - 1
 DICE_PER_REQUEST = 200
+SERVED_BUDGET = 10_000
+"""The default ``--max-budget``: an MCTS search this long takes minutes on a small machine,
+and one request holds a worker thread while it runs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +36,7 @@ class Settings:
     max_fights: int = 64
     max_body: int = 1_000_000
     max_top: int = 10
+    max_budget: int = SERVED_BUDGET  # search iterations or rollouts one advice may ask for
     games: Path | None = None  # a tournament or stress database for the page's Watch mode
 
 
@@ -57,7 +62,8 @@ class ActBody(BaseModel):
     """The action to carry out: exactly one of ``action`` (the action itself),
     ``action_id`` (its id in the state's ``legal_actions``) or ``agent`` (that agent's
     proposal, as ``GET …/advice`` gives it). ``dice``: the table's W10s for this step
-    (fights with ``dice: table``); ``expect_step``: refuse if the fight moved on."""
+    (fights with ``dice: table``); ``expect_step``: refuse if the fight moved on;
+    ``budget``: the agent's search budget, as ``GET …/advice?budget=`` takes it."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -66,6 +72,13 @@ class ActBody(BaseModel):
     agent: str | None = Field(None, max_length=200)
     dice: list[W10] = Field(default_factory=list, max_length=DICE_PER_REQUEST)
     expect_step: int | None = Field(None, ge=0)
+    budget: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_BUDGET,
+        description="With agent: MCTS iterations or lookahead rollouts (at most the "
+        "service's --max-budget).",
+    )
 
 
 class DiceBody(BaseModel):

@@ -21,7 +21,7 @@ from typing import Any
 from cwenv.agent import Agent
 from cwenv.engine.actions import Action
 from cwenv.engine.state import Combat, IllegalActionError
-from cwenv.play.advise import Advice, advise
+from cwenv.play.advise import Advice, advise, decision_seed
 from cwenv.play.roll_text import roll_json, roll_text
 from cwenv.play.savefile import DiceMode, SavedAction, SavedGame
 from cwenv.play.table_game import TableDice
@@ -296,4 +296,4 @@ def advice_for(combat: Combat, agent: Agent, top: int, seed: int) -> Advice:
     """The ``cwenv advise`` core on a private copy of the fight."""
     if combat.is_terminal():
         raise ServiceError(409, "fight_over", "the fight is over; there is no move to advise")
-    return advise(combat, agent, top, seed * 1_000_003 + len(combat.history))
+    return advise(combat, agent, top, decision_seed(seed, combat))
