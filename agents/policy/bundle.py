@@ -17,22 +17,28 @@ same rules in the padded slots), or :class:`EncodingMismatchError` says what cha
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import stat
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import ValidationError
 
+from agents.policy.files import (
+    F32,
+    MANIFEST,
+    WEIGHTS,
+    BundleError,
+    EncodingMismatchError,
+    _atomic_write,
+    check_checksums,
+    read_float32_tensors,
+    read_manifest,
+    sealed_manifest,
+    sha256_of,
+    write_weights,
+)
 from agents.policy.manifest import (
-    DIGEST_FIELD,
     FORMAT_VERSION,
-    MAX_MANIFEST_BYTES,
-    MAX_PARAMETERS,
     Activation,
     BundleRules,
     Layer,
@@ -40,10 +46,10 @@ from agents.policy.manifest import (
     ObservationKey,
     TrainingInfo,
     manifest_digest,
-    parse_manifest_json,
 )
 
 __all__ = [
+    "F32",
     "MANIFEST",
     "WEIGHTS",
     "Activation",
@@ -57,32 +63,11 @@ __all__ = [
     "TrainingInfo",
     "load_bundle",
     "manifest_digest",
+    "read_float32_tensors",
     "sha256_of",
     "upgrade_bundle",
     "write_bundle",
 ]
-
-MANIFEST = "manifest.json"
-WEIGHTS = "policy.safetensors"
-MAX_WEIGHTS_BYTES = MAX_PARAMETERS * 4 + (1 << 20)  # float32 weights plus a header
-
-F32 = NDArray[np.float32]
-
-
-class BundleError(ValueError):
-    """A policy bundle is missing, malformed, tampered with or does not fit the env."""
-
-
-class EncodingMismatchError(BundleError):
-    """The bundle was trained on another observation/action encoding than the env's."""
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _activate(x: F32, kind: str) -> F32:
@@ -194,40 +179,6 @@ def _compacted(
     return inputs, out, keep
 
 
-def _regular_file(path: Path, limit: int) -> int:
-    """The size of ``path``, a regular file of at most ``limit`` bytes, or BundleError
-    (missing, a symlink loop, a device or FIFO that would block or never end, too big)."""
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise BundleError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise BundleError(f"{path}: not a regular file")
-    if info.st_size > limit:
-        raise BundleError(f"{path}: {info.st_size} bytes; the limit is {limit}")
-    return info.st_size
-
-
-def _read_manifest(path: Path) -> tuple[Manifest, dict[str, object]]:
-    _regular_file(path, MAX_MANIFEST_BYTES)
-    try:
-        raw = path.read_bytes()
-        data = parse_manifest_json(raw[: MAX_MANIFEST_BYTES + 1])
-    except OSError as exc:
-        raise BundleError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except ValueError as exc:
-        raise BundleError(f"{path}: {exc}") from None
-    try:
-        manifest = Manifest.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
-            for e in exc.errors(include_url=False)
-        )
-        raise BundleError(f"{path}: {problems}") from None
-    return manifest, data
-
-
 def load_bundle(
     folder: str | Path, *, check_encoding: bool = True, old_format: bool = False
 ) -> PolicyBundle:
@@ -244,7 +195,7 @@ def load_bundle(
         raise BundleError(f"{path}: cannot read ({exc.strerror or exc})") from None
     manifest_path = path / MANIFEST
     weights_path = path / WEIGHTS
-    manifest, data = _read_manifest(manifest_path)
+    manifest, data = read_manifest(manifest_path, Manifest)
     if manifest.format_version == 1 and not old_format:
         # Format 1's checksum covers the weights only: an edited manifest (another scenario,
         # another move_radius) would pass. Refused; the upgrade verifies it once and seals it.
@@ -253,20 +204,8 @@ def load_bundle(
             f"edited manifest would go unnoticed); upgrade it once with: "
             f"python -m agents.policy.bundle upgrade {path}"
         )
-    if manifest.format_version >= 2 and manifest.manifest_sha256 is None:
-        raise BundleError(f"{manifest_path}: {DIGEST_FIELD}: format_version 2 needs it")
-    if manifest.format_version >= 2 and manifest_digest(data) != manifest.manifest_sha256:
-        raise BundleError(
-            f"{manifest_path}: the manifest's checksum ({DIGEST_FIELD}) does not match its "
-            "content; the manifest was edited"
-        )
-    _regular_file(weights_path, MAX_WEIGHTS_BYTES)
-    actual = sha256_of(weights_path)
-    if actual != manifest.weights_sha256:
-        raise BundleError(
-            f"{weights_path}: sha256 {actual} does not match the manifest "
-            f"({manifest.weights_sha256}); the weights were changed"
-        )
+    sealed = data if manifest.format_version >= 2 else None
+    check_checksums(manifest_path, sealed, weights_path, manifest.weights_sha256)
     expected: dict[str, tuple[int, ...]] = {}
     width = sum(k.size for k in manifest.observation)
     for layer in manifest.policy:
@@ -291,80 +230,20 @@ def load_bundle(
     return PolicyBundle(manifest, tensors, path)
 
 
-def read_float32_tensors(
-    path: Path, expected: dict[str, tuple[int, ...]] | None, error: type[ValueError]
-) -> dict[str, F32]:
-    """The tensors of a safetensors file, read by the safetensors library (no pickle).
-
-    The header is checked before any tensor is read: exactly the ``expected`` names (any
-    names when None), each float32 (numpy has no bfloat16, and a policy computes in
-    float32) with the expected shape; then every value must be finite. Problems raise
-    ``error`` naming the file."""
-    from safetensors import SafetensorError, safe_open
-
-    out: dict[str, F32] = {}
-    try:
-        with safe_open(str(path), framework="numpy") as f:
-            names = set(f.keys())
-            if expected is not None and names != set(expected):
-                raise error(
-                    f"{path}: tensors {sorted(names)} do not match the expected {sorted(expected)}"
-                )
-            for name in sorted(names):
-                part = f.get_slice(name)
-                if part.get_dtype() != "F32":
-                    raise error(f"{path}: {name} is {part.get_dtype()}; only F32 is supported")
-                shape = tuple(part.get_shape()) if expected is None else expected[name]
-                if tuple(part.get_shape()) != shape:
-                    raise error(
-                        f"{path}: {name} has shape {tuple(part.get_shape())}, expected {shape}"
-                    )
-                array = f.get_tensor(name)
-                if not np.isfinite(array).all():
-                    raise error(f"{path}: {name} holds non-finite values")
-                out[name] = array
-    except (SafetensorError, OSError, TypeError) as exc:
-        raise error(f"{path}: not a valid safetensors file ({exc})") from None
-    except ValueError as exc:
-        if isinstance(exc, error):
-            raise
-        raise error(f"{path}: not a valid safetensors file ({exc})") from None
-    return out
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    tmp.replace(path)
-
-
-def _manifest_bytes(manifest: Manifest) -> bytes:
-    """The manifest as written, version 2, with its checksum filled in."""
-    data = manifest.model_dump(mode="json")
-    data["format_version"] = FORMAT_VERSION
-    data[DIGEST_FIELD] = None
-    data[DIGEST_FIELD] = manifest_digest(data)
-    Manifest.model_validate(data)  # what is written must load
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
 def write_bundle(folder: str | Path, manifest: Manifest, tensors: dict[str, F32]) -> Path:
     """Write weights and manifest (format 2: both checksums are filled in here), each
     file atomically (a crash leaves the old file or the new one, never half of one)."""
-    from safetensors.numpy import save
-
     path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
-    weights = save({k: np.ascontiguousarray(v, dtype=np.float32) for k, v in tensors.items()})
-    _atomic_write(path / WEIGHTS, weights)
-    final = manifest.model_copy(
-        update={"weights_sha256": hashlib.sha256(weights).hexdigest(), "manifest_sha256": None}
-    )
+    final = manifest.model_copy(update={"weights_sha256": write_weights(path, tensors)})
     _atomic_write(path / MANIFEST, _manifest_bytes(final))
     return path
+
+
+def _manifest_bytes(manifest: Manifest) -> bytes:
+    """The manifest as written, format 2, with its checksum filled in."""
+    data = manifest.model_dump(mode="json")
+    data["format_version"] = FORMAT_VERSION
+    return sealed_manifest(data, Manifest)
 
 
 def upgrade_bundle(folder: str | Path) -> Path:

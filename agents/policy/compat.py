@@ -72,17 +72,22 @@ def check_encoding(manifest: Manifest, path: Path) -> None:
             f"reads encoding {ENCODING_VERSION}. Pad it onto encoding {ENCODING_VERSION} "
             f"(its choices stay the same): {UPGRADE} {path}"
         )
-    theirs = manifest.encoding.model_dump()
+    check_record(manifest.encoding.model_dump(), _ours(manifest), path, "policy")
+
+
+def check_record(theirs: dict[str, Any], ours: dict[str, Any], path: Path, what: str) -> None:
+    """A bundle's encoding record (``theirs``) against this cwenv's (``ours``): its own
+    fingerprint, then ours, then the rules in the padded slots; the error names the
+    differences. Shared by the MLP policies and the candidate scorer (``what``)."""
     if fingerprint(theirs) != theirs["fingerprint"]:
         raise EncodingMismatchError(
             f"{path}: encoding.fingerprint does not match the record it stands for "
             "(the record was edited)"
         )
-    ours = _ours(manifest)
     if theirs["fingerprint"] != ours["fingerprint"]:
         changes = "; ".join(encoding_changes(theirs, ours))
         raise EncodingMismatchError(
-            f"{path}: the policy was trained on another encoding (fingerprint "
+            f"{path}: the {what} was trained on another encoding (fingerprint "
             f"{theirs['fingerprint'][:12]}, this cwenv's is {ours['fingerprint'][:12]}): "
             f"{changes}. Train it again (or export it from its checkpoint) with this cwenv"
         )
@@ -90,7 +95,7 @@ def check_encoding(manifest: Manifest, path: Path) -> None:
     if conflicts:
         raise EncodingMismatchError(
             f"{path}: the padded slots hold other rules than in training: "
-            f"{'; '.join(conflicts)}. Train the policy again with this cwenv"
+            f"{'; '.join(conflicts)}. Train the {what} again with this cwenv"
         )
 
 

@@ -11,34 +11,27 @@ otherwise :class:`EncodingMismatchError` names what changed. numpy only.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from agents.policy.bundle import (
+from agents.policy.compat import check_record
+from agents.policy.files import (
     MANIFEST,
-    MAX_WEIGHTS_BYTES,
     WEIGHTS,
     BundleError,
     EncodingMismatchError,
     _atomic_write,
-    _regular_file,
+    check_checksums,
     read_float32_tensors,
-    sha256_of,
+    read_manifest,
+    sealed_manifest,
+    write_weights,
 )
-from agents.policy.manifest import (
-    DIGEST_FIELD,
-    MAX_MANIFEST_BYTES,
-    EncodingRecord,
-    Sha256,
-    manifest_digest,
-    parse_manifest_json,
-)
+from agents.policy.manifest import EncodingRecord, Sha256
 from agents.policy.scorer import (
     F32,
     ScorerDims,
@@ -47,7 +40,6 @@ from agents.policy.scorer import (
     masked_probabilities,
     param_shapes,
 )
-from cwenv.envs.encoding import encoding_changes, fingerprint, member_changes
 from cwenv.envs.encoding2 import ENCODING2_VERSION, encoding2_record
 
 FORMAT = "cwenv-scorer"
@@ -108,20 +100,8 @@ def check_encoding2(m: ScorerManifest, path: Path) -> None:
             "(load those with agents.policy.bundle)"
         )
     theirs = m.encoding.model_dump()
-    if fingerprint(theirs) != theirs["fingerprint"]:
-        raise EncodingMismatchError(f"{path}: encoding.fingerprint does not match its record")
     ours = encoding2_record(int(theirs["capacities"].get("candidates", 1)))
-    if theirs["fingerprint"] != ours["fingerprint"]:
-        raise EncodingMismatchError(
-            f"{path}: the scorer was trained on another encoding 2 (fingerprint "
-            f"{theirs['fingerprint'][:12]}, this cwenv's is {ours['fingerprint'][:12]}): "
-            f"{'; '.join(encoding_changes(theirs, ours))}. Train it again with this cwenv"
-        )
-    conflicts, _ = member_changes(theirs["members"], ours["members"])
-    if conflicts:
-        raise EncodingMismatchError(
-            f"{path}: the padded slots hold other rules than in training: {'; '.join(conflicts)}"
-        )
+    check_record(theirs, ours, path, "scorer")
 
 
 class ScorerBundle:
@@ -152,25 +132,12 @@ class ScorerBundle:
         return int(rng.choice(len(p), p=p / p.sum()))
 
 
-def _manifest_bytes(m: ScorerManifest) -> bytes:
-    data = m.model_dump(mode="json")
-    data[DIGEST_FIELD] = None
-    data[DIGEST_FIELD] = manifest_digest(data)
-    ScorerManifest.model_validate(data)
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
 def write_scorer_bundle(
     folder: str | Path, tensors: dict[str, F32], *, scenario: str, side: str,
     network: Network | None = None, training: dict[str, Any] | None = None, k: int = 512,
 ) -> Path:  # fmt: skip
     """Write a scorer bundle for the current encoding 2 (record with ``k`` candidates)."""
-    from safetensors.numpy import save
-
     path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
-    weights = save({n: np.ascontiguousarray(v, dtype=np.float32) for n, v in tensors.items()})
-    _atomic_write(path / WEIGHTS, weights)
     m = ScorerManifest(
         observation_encoding=ENCODING2_VERSION,
         action_encoding=ENCODING2_VERSION,
@@ -179,36 +146,19 @@ def write_scorer_bundle(
         scenario=scenario,
         side=side,
         training=training or {},
-        weights_sha256=hashlib.sha256(weights).hexdigest(),
+        weights_sha256=write_weights(path, tensors),
     )
-    _atomic_write(path / MANIFEST, _manifest_bytes(m))
+    _atomic_write(path / MANIFEST, sealed_manifest(m.model_dump(mode="json"), ScorerManifest))
     return path
 
 
 def load_scorer_bundle(folder: str | Path) -> ScorerBundle:
-    """Load and verify a scorer bundle; :class:`BundleError` says what is wrong."""
+    """Load and verify a scorer bundle; :class:`BundleError` says what is wrong (the file
+    checks are the MLP bundles', :mod:`agents.policy.files`)."""
     path = Path(folder)
-    mpath, wpath = path / MANIFEST, path / WEIGHTS
-    _regular_file(mpath, MAX_MANIFEST_BYTES)
-    try:
-        data = parse_manifest_json(mpath.read_bytes())
-    except (OSError, ValueError) as exc:
-        raise BundleError(f"{mpath}: {exc}") from None
-    if data.get("format") != FORMAT:
-        raise BundleError(f"{mpath}: format {data.get('format')!r}; a scorer bundle is {FORMAT!r}")
-    try:
-        m = ScorerManifest.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
-            for e in exc.errors(include_url=False)
-        )
-        raise BundleError(f"{mpath}: {problems}") from None
-    if manifest_digest(data) != m.manifest_sha256:
-        raise BundleError(f"{mpath}: the manifest's checksum does not match; it was edited")
+    mpath = path / MANIFEST
+    m, data = read_manifest(mpath, ScorerManifest)
+    check_checksums(mpath, data, path / WEIGHTS, m.weights_sha256)
     check_encoding2(m, path)
-    _regular_file(wpath, MAX_WEIGHTS_BYTES)
-    if sha256_of(wpath) != m.weights_sha256:
-        raise BundleError(f"{wpath}: sha256 does not match the manifest; the weights changed")
-    tensors = read_float32_tensors(wpath, param_shapes(scorer_dims(m)), BundleError)
+    tensors = read_float32_tensors(path / WEIGHTS, param_shapes(scorer_dims(m)), BundleError)
     return ScorerBundle(m, tensors, path)

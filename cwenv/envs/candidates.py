@@ -25,9 +25,8 @@ import numpy as np
 
 from cwenv.battlemap.los import terrain_cover
 from cwenv.engine.actions import ARG_OF, HANDLUNG_KINDS, Action, ActionKind, ArgKind, mumm_price
-from cwenv.engine.damage import armour_after_mode
 from cwenv.engine.fighter import FighterState
-from cwenv.engine.preview import preview_attack
+from cwenv.engine.preview import mean_damage_per_qs, preview_attack
 from cwenv.engine.state import Combat
 from cwenv.envs.entities import MAX_ENTITIES
 from cwenv.envs.errors import EncodingError
@@ -177,23 +176,12 @@ class CandidateEncoder:
         if a.kind in _ODDS:
             p = preview_attack(c, a)
             if p is not None:
-                dmg_lp = p.expected_qs * _mean_damage(c, a) if a.kind in _WEAPON_DAMAGE else 0.0
+                dmg_lp = (
+                    p.expected_qs * mean_damage_per_qs(c, a) if a.kind in _WEAPON_DAMAGE else 0.0
+                )
                 lp = max(1, c.fighters[a.target].lp)
                 v[_C["attack_success"] :] = (
                     p.success, p.hit, p.expected_qs / 3, dmg_lp / 20, dmg_lp / lp,
                     int(p.cover) / 3, p.defence is not None, p.probenwert / 30,
                 )  # fmt: skip
         return v
-
-
-def _mean_damage(c: Combat, a: Action) -> float:
-    """The mean LP one QS of a weapon attack deals: W10 + the weapon's bonus − the target's
-    armour after the weapon's armour mode, at least 0 per die under the armour floor (A06,
-    D01, D02). Resistances and Zehrend are left out (an estimate, like the advisor's)."""
-    f, g = c.fighters[a.actor], c.fighters[a.target]
-    w = f.weapons[a.arg]
-    armour = armour_after_mode(c, g.spec.armour + g.armour_bonus, w.armour_mode)
-    rolls = [r + w.bonus - armour for r in range(1, 11)]
-    if c.options.armour_floor_zero:
-        rolls = [max(x, 0) for x in rolls]
-    return max(sum(rolls) / 10, 0.0)

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind, mumm_price
 from cwenv.engine.cover import cover_against
-from cwenv.engine.damage import armour_after_mode
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.payloads import AttackPrompt, BeforeRoll, DamagePrompt
-from cwenv.engine.preview import preview_attack
+from cwenv.engine.preview import mean_damage_per_qs, preview_attack
 from cwenv.engine.state import Combat
 from cwenv.model.types import AttackMode, CoverLevel, MummSpend, WeaponKind
 from cwenv.play.prompt_odds import choice_odds, defence_chance, defence_pw
@@ -58,14 +57,7 @@ def expected_damage(c: Combat, action: Action, expected_qs: float) -> float | No
     a Volltreffer's bare dice and Zehrend are left out: an estimate, shown with ≈."""
     if action.kind is not ActionKind.ATTACK:
         return None
-    a = c.fighters[action.actor]
-    t = c.fighters[action.target]
-    w = a.weapons[action.weapon]
-    armour = armour_after_mode(c, t.spec.armour + t.armour_bonus, w.armour_mode)
-    rolls = [r + w.bonus - armour for r in range(1, 11)]
-    if c.options.armour_floor_zero:
-        rolls = [max(v, 0) for v in rolls]
-    return expected_qs * max(sum(rolls) / 10, 0.0)
+    return expected_qs * mean_damage_per_qs(c, action)
 
 
 def attack_reason(c: Combat, action: Action) -> Reason:
