@@ -111,7 +111,8 @@ def test_a_reaction_prompt_from_a_play_save_is_answered_with_a_reason(tmp_path: 
     assert "stops the roll" in first["reason_en"]
     assert data["score_kind"].startswith("Gewinn der Verteidigung")
     text = runner.invoke(app, ["advise", str(path), "--english"]).output
-    assert "(Verteidigung): recommended →" in text and "Reason: Probenwert" in text
+    assert "(defence): recommended → Defend with " in text and "Reason: Probenwert" in text
+    assert data["decision_en"] == "defence"
 
 
 def test_mcts_advice_shows_visit_counts() -> None:

@@ -49,7 +49,7 @@ def advise_cmd(
     budget: int | None = typer.Option(
         None, "--budget", min=1, max=MAX_BUDGET, help="Search iterations (MCTS) or rollouts."
     ),
-    english: bool = typer.Option(False, "--english", help="Reasons in English."),
+    english: bool = typer.Option(False, "--english", help="Labels and reasons in English."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Recommend the NSC's action and the rest of its turn, with the agent's own scores
@@ -83,6 +83,7 @@ def _option_dict(o: Option) -> dict[str, Any]:
     return {
         "action": SavedAction.of(o.action).model_dump(),  # as a save writes it
         "label": o.label,
+        "label_en": o.label_en,
         "score": o.score,
         "visits": o.visits,
         "reason": o.reason,
@@ -95,6 +96,7 @@ def advice_dict(result: Advice, agent: str) -> dict[str, Any]:
         "agent": agent,
         "fighter": result.fighter,
         "decision": result.decision,
+        "decision_en": result.decision_en,
         "score_kind": result.score_kind,
         "score_kind_en": result.score_kind_en,
         "options": [_option_dict(o) for o in (result.recommended, *result.alternatives)],
@@ -119,17 +121,19 @@ def advice_lines(result: Advice, english: bool = False) -> list[str]:
     def why(o: Option) -> str:
         return o.reason_en if english else o.reason
 
+    def name(o: Option) -> str:
+        return o.label_en if english else o.label
+
     rec = result.recommended
     head = "recommended" if english else "empfohlen"
-    lines = [
-        f"{result.fighter} ({result.decision}): {head} → {rec.label}{_score(result, rec, english)}"
-    ]
+    decided = result.decision_en if english else result.decision
+    lines = [f"{result.fighter} ({decided}): {head} → {name(rec)}{_score(result, rec, english)}"]
     reason_word = "Reason" if english else "Grund"
     if why(rec):
         lines.append(f"  {reason_word}: {why(rec)}")
     for i, o in enumerate(result.plan, 2):
         then = "then" if english else "dann"
-        lines.append(f"  {then} {i}. {o.label}{_score(result, o, english)}")
+        lines.append(f"  {then} {i}. {name(o)}{_score(result, o, english)}")
         if why(o):
             lines.append(f"     {reason_word}: {why(o)}")
     if result.alternatives:
@@ -141,7 +145,7 @@ def advice_lines(result: Advice, english: bool = False) -> list[str]:
             else "  (dieser Agent nennt keine Bewertungen: keine Alternativen gereiht)"
         )
     for o in result.alternatives:
-        lines.append(f"   - {o.label}{_score(result, o, english)}")
+        lines.append(f"   - {name(o)}{_score(result, o, english)}")
         if why(o):
             lines.append(f"     {why(o)}")
     return lines

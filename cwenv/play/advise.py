@@ -106,6 +106,7 @@ class Option:
     reason: str  # German
     reason_en: str = ""
     visits: int | None = None  # a tree search's visit count
+    label_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,7 @@ class Advice:
     plan: tuple[Option, ...] = ()
     """The rest of the turn after ``recommended`` (TURN decisions: the agent's further
     choices in this turn, with their reasons)."""
+    decision_en: str = ""  # the same in English ("turn", "defence", …)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,27 +181,33 @@ def _shown(ranked: list[Action], n: int) -> list[Action]:
 def _option(c: Combat, found: ActionScores, a: Action) -> Option:
     why = reason(c, a)
     visits = found.visits.get(a) if found.visits is not None else None
-    return Option(a, label(c, a), found.values.get(a), why.de, why.en, visits)
+    return Option(
+        a, label(c, a), found.values.get(a), why.de, why.en, visits, label(c, a, english=True)
+    )
 
 
-def _decision_name(c: Combat) -> str:
+def _decision_name(c: Combat, english: bool = False) -> str:
     d = c.decision
-    return "Zug" if d is None or d.kind is DecisionKind.TURN else _PROMPTS.get(d.kind, d.kind.name)
+    kind = DecisionKind.TURN if d is None else d.kind
+    names = _DECISIONS.get(kind)
+    return kind.name if names is None else names[english]
 
 
-_PROMPTS = {
-    DecisionKind.DEFEND: "Verteidigung",
-    DecisionKind.NIEDERWERFEN: "Niederwerfen",
-    DecisionKind.PRE_CHECK: "Mumm vor der Probe",
-    DecisionKind.POST_CHECK: "Mumm nach der Probe",
-    DecisionKind.KEEP: "welcher Wurf zählt",
-    DecisionKind.DAMAGE: "Treffer wegstecken",
-    DecisionKind.DEATH: "Dem Tod von der Schippe springen",
-    DecisionKind.BLOCKADE: "Blockadeangriff",
-    DecisionKind.STURZ: "Sturz abfangen",
-    DecisionKind.ORDER: "Reihenfolge",
-    DecisionKind.DRAG: "Mitschleifen",
+_DECISIONS = {
+    DecisionKind.TURN: ("Zug", "turn"),
+    DecisionKind.DEFEND: ("Verteidigung", "defence"),
+    DecisionKind.NIEDERWERFEN: ("Niederwerfen", "Niederwerfen (drop prone)"),
+    DecisionKind.PRE_CHECK: ("Mumm vor der Probe", "Mumm before the check"),
+    DecisionKind.POST_CHECK: ("Mumm nach der Probe", "Mumm after the check"),
+    DecisionKind.KEEP: ("welcher Wurf zählt", "which roll counts"),
+    DecisionKind.DAMAGE: ("Treffer wegstecken", "Treffer wegstecken (halve the damage)"),
+    DecisionKind.DEATH: ("Dem Tod von der Schippe springen", "Dem Tod von der Schippe springen"),
+    DecisionKind.BLOCKADE: ("Blockadeangriff", "blockade attack"),
+    DecisionKind.STURZ: ("Sturz abfangen", "catching a fall"),
+    DecisionKind.ORDER: ("Reihenfolge", "order"),
+    DecisionKind.DRAG: ("Mitschleifen", "dragging along"),
 }
+"""What is decided, German then English (the advice's heading)."""
 
 
 def _one(c: Combat, agent: Agent, seed: int, top: int) -> tuple[Advice, Action]:
@@ -215,6 +223,7 @@ def _one(c: Combat, agent: Agent, seed: int, top: int) -> tuple[Advice, Action]:
         found.kind,
         found.kind_en,
         _decision_name(c),
+        decision_en=_decision_name(c, english=True),
     )
     return advice, chosen
 
