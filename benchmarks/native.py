@@ -9,6 +9,9 @@ Both engines are measured in the same process, interleaved round by round (CPU t
   natively one call for the whole map (``Lines.terrain_covers``, the core without the
   Python call around each query), in Python one ``terrain_cover`` per cell;
 * ``los_cold``: compiling lines of fire on a fresh map (``sight_line``, empty cache);
+* ``paths``: the movement searches of real greedy feuergefecht turns (``reachable``, free
+  movement and, where the map has difficult terrain, Schwierige Bewegung, each with the
+  route to its last destination), step tables already built (as in a long run);
 * ``combat``: whole greedy-vs-greedy feuergefecht combats, each seed under both engines
   in turn; their event logs must be identical, or the benchmark fails.
 
@@ -21,12 +24,17 @@ import argparse
 import hashlib
 import random
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from benchmarks.core import clock, rate
 from cwenv.battlemap import los
 from cwenv.battlemap.grid import BattleMap
 from cwenv.engine.game import Game
+
+if TYPE_CHECKING:
+    from cwenv.engine.state import Combat
+    from cwenv.engine.turn import MoveSearch
 
 SCENARIO = "feuergefecht"
 AGENT = "greedy"
@@ -34,6 +42,7 @@ FIGURES = {
     "los": "queries/s",
     "los_array": "queries/s",
     "los_cold": "lines/s",
+    "paths": "searches/s",
     "combat": "combats/s",
 }
 
@@ -55,22 +64,63 @@ def _play(game: Game, seed: int) -> str:
     return hashlib.sha256(repr(c.events).encode()).hexdigest()
 
 
-def _asked_pairs(game: Game, combats: int) -> list[tuple[int, int]]:
-    """The cells of every two fighters at every decision of real greedy combats: the
-    (attacker, target) lines the engine and the agents ask about."""
+def _decisions(game: Game, combats: int) -> Iterator[Combat]:
+    """Real greedy combats, paused at every decision (seeds apart from the timed ones)."""
     from cwenv.agent import DecisionView
     from cwenv.agent_registry import make_agent
 
-    pairs: list[tuple[int, int]] = []
     agent = make_agent(AGENT)
     for seed in range(combats):
         c = game.new_combat(10_000 + seed)
         view, rng = DecisionView(c), random.Random(seed)
         while not c.is_terminal():
-            cells = [f.pos for f in c.fighters if f.on_map and not f.dead]
-            pairs += [(a, b) for a in cells for b in cells if a != b]
+            yield c
             c.apply(agent.act(view, c.legal_actions(), rng))
+
+
+def _asked_pairs(game: Game, combats: int) -> list[tuple[int, int]]:
+    """The cells of every two fighters at every decision of real greedy combats: the
+    (attacker, target) lines the engine and the agents ask about."""
+    pairs: list[tuple[int, int]] = []
+    for c in _decisions(game, combats):
+        cells = [f.pos for f in c.fighters if f.on_map and not f.dead]
+        pairs += [(a, b) for a in cells for b in cells if a != b]
     return pairs
+
+
+def _asked_searches(game: Game, combats: int) -> list[tuple[MoveSearch, int]]:
+    """The movement search of every TURN decision of real greedy combats, with its budget."""
+    from cwenv.engine.actions import DecisionKind
+    from cwenv.engine.turn import move_search, turn_of
+
+    out: list[tuple[MoveSearch, int]] = []
+    for c in _decisions(game, combats):
+        d = c.decision
+        if d is not None and d.kind is DecisionKind.TURN:
+            f = c.fighters[d.fighter]
+            budget = turn_of(c, f.idx).move_left(c, f)
+            if budget > 0:
+                out.append((move_search(c, f), budget))
+    return out
+
+
+def _paths_work(game: Game, searches: list[tuple[MoveSearch, int]]) -> Callable[[], int]:
+    from cwenv.battlemap.steps import has_difficult_terrain
+
+    hard = has_difficult_terrain(game.battlemap, game.options.hurdles)
+
+    def work() -> int:
+        done = 0
+        for search, budget in searches:
+            for difficult in (False, True) if hard else (False,):
+                reach = search.reach(budget, difficult=difficult)
+                if reach.dests:
+                    reach.route(reach.dests[-1])
+                done += 1
+        return done
+
+    work()  # the step tables built, as in a long run
+    return work
 
 
 def _los_work(bm: BattleMap, pairs: list[tuple[int, int]]) -> Callable[[], int]:
@@ -149,6 +199,7 @@ def measure(seconds: float, repeats: int, combats: int) -> dict[str, dict[str, l
     bm = game.battlemap
     pairs = _asked_pairs(game, 2)
     distinct = sorted(set(pairs))
+    searches = _asked_searches(game, 2)
     out: dict[str, dict[str, list[float]]] = {
         name: {engine: [] for engine in los.ENGINES} for name in FIGURES
     }
@@ -160,6 +211,7 @@ def measure(seconds: float, repeats: int, combats: int) -> dict[str, dict[str, l
                 out["los"][engine] += rate(_los_work(bm, pairs), seconds, 1)
                 out["los_array"][engine] += rate(_array_work(bm), seconds, 1)
                 out["los_cold"][engine] += rate(_cold_work(bm, distinct), seconds, 1)
+                out["paths"][engine] += rate(_paths_work(game, searches), seconds, 1)
             seeds = range(1 + round_ * combats, 1 + (round_ + 1) * combats)
             for engine, value in _combats(game, seeds, digests).items():
                 out["combat"][engine].append(value)

@@ -1,4 +1,6 @@
 # Types of the native core (src/bind.cpp, docs/native.md), for mypy and editors.
+from collections.abc import Iterable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -15,3 +17,32 @@ class Lines:
     ) -> npt.NDArray[np.int8]: ...
 
 def supercover(width: int, a: int, b: int) -> tuple[tuple[int, ...], ...]: ...
+
+class Moves:
+    """The terrain steps of one map for one MoveProfile, and the movement search over
+    them (B01-B06, R04, X43, X48, X49)."""
+
+    def __init__(
+        self, width: int, height: int, offsets: list[int], edges: list[int], alternate: bool
+    ) -> None: ...
+    @property
+    def size(self) -> int: ...
+    def search(
+        self,
+        blocked: bytearray,
+        start: int,
+        budget: int,
+        occupied: Iterable[int],
+        passable: Iterable[int],
+        guards: list[tuple[int, int, int]] | None,
+        geometry: int,
+        difficult: bool,
+        parity: int,
+    ) -> Routes: ...
+
+class Routes:
+    """The result of one movement search (paths.py Reach)."""
+
+    @property
+    def dests(self) -> list[int]: ...
+    def route(self, cell: int) -> tuple[tuple[int, ...], int, int, int, int, int, int]: ...

@@ -3,16 +3,26 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <tuple>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "los.hpp"
+#include "paths.hpp"
 
 namespace nb = nanobind;
 using cwenv::Lines;
+using cwenv::Moves;
+using cwenv::Routes;
 
 namespace {
 
@@ -24,11 +34,13 @@ std::span<const std::uint8_t> Opacity(const Lines& lines, const nb::bytearray& o
   return {reinterpret_cast<const std::uint8_t*>(opaque.c_str()), opaque.size()};
 }
 
-int Checked(const Lines& lines, int cell) {
-  if (cell < 0 || cell >= lines.size())
+int Checked(int size, int cell) {
+  if (cell < 0 || cell >= size)
     throw std::out_of_range("cell " + std::to_string(cell) + " is off the map");
   return cell;
 }
+
+int Checked(const Lines& lines, int cell) { return Checked(lines.size(), cell); }
 
 Lines MakeLines(int width, int height, const nb::bytes& terrain) {
   if (width < 1 || height < 1 || static_cast<int>(terrain.size()) != width * height)
@@ -66,6 +78,84 @@ nb::tuple SupercoverSteps(int width, int a, int b) {
   return nb::tuple(steps);
 }
 
+
+// A map's steps for one MoveProfile, as paths.py flattens steps.py's table: per cell an
+// offset into ``edges``, eight ints per step (to, metres, kind, drop, and X49's surcharge
+// and parity after it from parity 0 and from parity 1).
+Moves MakeMoves(int width, int height, const std::vector<int>& offsets,
+                const std::vector<int>& edges, bool alternate) {
+  if (width < 1 || height < 1) throw std::invalid_argument("the map must have cells");
+  const int n = width * height;
+  if (static_cast<int>(offsets.size()) != n + 1 || offsets.front() != 0 ||
+      edges.size() % 8 != 0 || offsets.back() != static_cast<int>(edges.size() / 8))
+    throw std::invalid_argument("offsets must index every cell's steps, eight ints a step");
+  std::vector<cwenv::Edge> out;
+  out.reserve(edges.size() / 8);
+  for (std::size_t i = 0; i < edges.size(); i += 8) {
+    const int* e = &edges[i];
+    // The search relies on every step costing at least one metre (Dial's layers).
+    if (e[0] < 0 || e[0] >= n || e[1] < 1 || e[2] < 0 || e[2] >= cwenv::kKinds ||
+        e[3] < 0 || e[4] < 0 || e[5] < 0 || e[6] < 0 || e[6] > 1 || e[7] < 0 || e[7] > 1)
+      throw std::invalid_argument("step " + std::to_string(i / 8) + " is malformed");
+    out.push_back({e[0], e[1], static_cast<cwenv::StepKind>(e[2]), e[3], {e[4], e[5]},
+                   {e[6], e[7]}});
+  }
+  for (int c = 0; c < n; ++c)
+    if (offsets[c] > offsets[c + 1]) throw std::invalid_argument("offsets must not decrease");
+  return Moves(width, height, offsets, std::move(out), alternate);
+}
+
+std::vector<int> CellsOf(const Moves& moves, const nb::iterable& cells) {
+  std::vector<int> out;
+  for (nb::handle h : cells) out.push_back(Checked(moves.size(), nb::cast<int>(h)));
+  return out;
+}
+
+Routes Search(const Moves& moves, const nb::bytearray& blocked, int start, int budget,
+              const nb::iterable& occupied, const nb::iterable& passable,
+              const std::optional<std::vector<std::tuple<int, int, int>>>& guards,
+              int geometry, bool difficult, int parity) {
+  if (static_cast<int>(blocked.size()) != moves.size())
+    throw std::invalid_argument("blocked has " + std::to_string(blocked.size()) +
+                                " cells; the map " + std::to_string(moves.size()));
+  if (budget < 0) throw std::out_of_range("the budget must not be negative");
+  if (geometry < 0 || geometry > 2) throw std::invalid_argument("unknown blockade geometry");
+  std::vector<cwenv::Guard> threat;
+  if (guards)
+    for (const auto& [x, y, reach] : *guards) threat.push_back({x, y, reach});
+  const std::vector<int> occ = CellsOf(moves, occupied), pass = CellsOf(moves, passable);
+  const cwenv::Query q{
+      .blocked = {reinterpret_cast<const std::uint8_t*>(blocked.c_str()), blocked.size()},
+      .start = Checked(moves.size(), start),
+      .budget = budget,
+      .occupied = occ,
+      .passable = pass,
+      .guards = threat,
+      .geometry = static_cast<cwenv::Geometry>(geometry),
+      .threat = guards.has_value(),
+      .difficult = difficult,
+      .parity = parity,
+  };
+  return moves.Search(q);
+}
+
+nb::list Dests(const Routes& routes) {
+  nb::list out;
+  for (int c : routes.dests()) out.append(c);
+  return out;
+}
+
+nb::tuple RouteOf(const Routes& routes, int cell) {
+  const auto& dests = routes.dests();
+  if (!std::binary_search(dests.begin(), dests.end(), cell))
+    throw nb::key_error(std::to_string(cell).c_str());
+  const cwenv::Route r = routes.Get(cell);
+  nb::list cells;
+  for (int c : r.cells) cells.append(c);
+  return nb::make_tuple(nb::tuple(cells), r.metres, r.kind, r.provocations, r.drop,
+                        r.first_hard, r.parity);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -91,6 +181,24 @@ NB_MODULE(_core, m) {
           "The CoverLevel value of the target at ``b`` against an attack from ``a``.")
       .def("terrain_covers", &TerrainCovers, nb::arg("opaque"), nb::arg("a"), nb::arg("cells"),
            "terrain_cover for every cell of an int32 array, as an int8 numpy array.");
+
+  nb::class_<Moves>(m, "Moves",
+                    "The terrain steps of one map for one MoveProfile, and the movement search "
+                    "over them (B01-B06, R04, X43, X48, X49).")
+      .def(nb::new_(&MakeMoves), nb::arg("width"), nb::arg("height"), nb::arg("offsets"),
+           nb::arg("edges"), nb::arg("alternate"),
+           "A map's step table as paths.py flattens it (eight ints a step).")
+      .def_prop_ro("size", &Moves::size)
+      .def("search", &Search, nb::arg("blocked"), nb::arg("start"), nb::arg("budget"),
+           nb::arg("occupied"), nb::arg("passable"), nb::arg("guards").none(),
+           nb::arg("geometry"), nb::arg("difficult"), nb::arg("parity"),
+           "paths.py reachable: the cells reachable from ``start`` within ``budget`` metres.");
+
+  nb::class_<Routes>(m, "Routes", "The result of one movement search (paths.py Reach).")
+      .def_prop_ro("dests", &Dests, "The destinations, in cell order.")
+      .def("route", &RouteOf, nb::arg("cell"),
+           "(cells, metres, kind, provocations, drop, first_hard, parity) of the route to "
+           "``cell``; KeyError when it is no destination.");
 
   m.def("supercover", &SupercoverSteps, nb::arg("width"), nb::arg("a"), nb::arg("b"),
         "The steps of the line from ``a`` to ``b`` (los.py's SightLine.steps).");

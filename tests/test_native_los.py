@@ -13,8 +13,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,24 +20,14 @@ import pytest
 from cwenv import _core
 from cwenv.battlemap import los
 from cwenv.battlemap.grid import BattleMap
-from cwenv.content.generate import generate_game
 from cwenv.model.types import CoverLevel
 from cwenv.runner.task import load_game
-
-SCENARIOS = sorted(p.stem for p in Path("configs/scenarios").glob("*.yaml"))
-GENERATED = range(50)
-
-
-def _maps() -> Iterator[tuple[str, BattleMap]]:
-    for name in SCENARIOS:
-        yield name, load_game(name).battlemap
-    for seed in GENERATED:
-        yield f"generated:{seed}", generate_game(seed).battlemap
+from tests.native_maps import GENERATED, SCENARIOS, all_maps
 
 
 @pytest.fixture(scope="module")
 def maps() -> list[tuple[str, BattleMap]]:
-    return list(_maps())
+    return list(all_maps())
 
 
 def _pairs(bm: BattleMap, rng: random.Random) -> list[tuple[int, int]]:

@@ -57,26 +57,40 @@ class Threat:
     step out of (or, under ENTER_REACH, into) cell ``c`` can provoke; :meth:`count` says
     how many a step actually passes."""
 
-    __slots__ = ("bm", "geometry", "guards", "masks")
+    __slots__ = ("_masks", "bm", "geometry", "guards")
 
     def __init__(self, bm: BattleMap, guards: Sequence[Guard], geometry: BlockadeGeometry) -> None:
         self.bm = bm
         self.geometry = geometry
         self.guards = {g.bit: g for g in guards}
+        self._masks: list[int] | None = None
+
+    @property
+    def masks(self) -> list[int]:
+        """Built on first use: the native search (cwenv/battlemap/paths_core.py) reads only
+        the guards."""
+        masks = self._masks
+        if masks is None:
+            masks = self._masks = self._build_masks()
+        return masks
+
+    def _build_masks(self) -> list[int]:
+        bm = self.bm
         masks = [0] * bm.size
         # Under ENTER_REACH a step from one metre outside reach can provoke.
-        extra = 1 if geometry is BlockadeGeometry.ENTER_REACH else 0
-        for g in guards:
+        extra = 1 if self.geometry is BlockadeGeometry.ENTER_REACH else 0
+        for g in self.guards.values():
             span = g.reach + extra
             for y in range(max(0, g.y - span), min(bm.height, g.y + span + 1)):
                 row = y * bm.width
                 for x in range(max(0, g.x - span), min(bm.width, g.x + span + 1)):
                     masks[row + x] |= g.bit
-        self.masks = masks
+        return masks
 
     def count(self, a: int, b: int) -> int:
         """How many guards the step a → b moves past (R04, X43)."""
-        here = self.masks[a]
+        masks = self._masks
+        here = (self.masks if masks is None else masks)[a]
         if not here:
             return 0
         xs, ys = self.bm.xs, self.bm.ys

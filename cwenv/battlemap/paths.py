@@ -18,9 +18,12 @@ fewest provocations. The steps themselves, computed once per map and profile, co
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from cwenv.battlemap import los
 from cwenv.battlemap.blockade import Threat
 from cwenv.battlemap.grid import BattleMap
+from cwenv.battlemap.paths_core import native_routes
 from cwenv.battlemap.steps import (
     DIFFICULT_KINDS,
     KINDS,
@@ -32,6 +35,9 @@ from cwenv.battlemap.steps import (
     free_table,
     terrain_edges,
 )
+
+if TYPE_CHECKING:
+    from cwenv._core import Routes
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +180,17 @@ def reachable(
     ``difficult`` the search returns the routes that use exactly one kind of difficult step
     (a Schwierige Bewegung, H07); otherwise only free movement. ``parity``: the diagonal
     metres taken earlier in the turn, odd or even (X49, alternating diagonals).
+
+    Where the native core is built (:mod:`cwenv.battlemap.los` chooses the engine), the
+    core searches, bit for bit as below (tests/test_native_paths.py).
     """
+    core = los._core
+    if core is not None:
+        found = native_routes(
+            core, bm, profile, blocked, start, budget, occupied, passable_occupied, threat,
+            difficult, parity,
+        )
+        return NativeReach(start, found, difficult)
     masks = threat.masks if threat is not None else None
     stuck = occupied - passable_occupied
     if stuck:
@@ -341,6 +357,27 @@ def _reach_free(
     dests = sorted(cell for cell in reached if cell != start and cell not in occupied)
     # The flat lists serve as the Reach's tables as they are (indexed by cell).
     return Reach(start, best, prov, pred, {}, dests, False)
+
+
+class NativeReach(Reach):
+    """A :class:`Reach` whose tables live in the native core (``cwenv._core.Routes``)."""
+
+    __slots__ = ("_found",)
+
+    def __init__(self, start: int, found: Routes, difficult: bool) -> None:
+        self.start = start
+        self.dests = found.dests
+        self.dest_set = frozenset(self.dests)
+        self.difficult = difficult
+        self._found = found
+
+    def route(self, cell: int) -> Route:
+        """The chosen route to ``cell``, as the reference chooses it; KeyError when it is
+        not reachable."""
+        if cell not in self.dest_set:
+            raise KeyError(cell)
+        cells, metres, kind, provocations, drop, first_hard, parity = self._found.route(cell)
+        return Route(cell, cells, metres, StepKind(kind), provocations, drop, first_hard, parity)
 
 
 NO_REACH = Reach(-1, {}, {}, {}, {}, [], False)

@@ -1,0 +1,196 @@
+#include "paths.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+
+namespace cwenv {
+
+namespace {
+
+int Chebyshev(int dx, int dy) { return std::max(std::abs(dx), std::abs(dy)); }
+
+// Python's a % b for b > 0 (the reference takes the start parity modulo the parities).
+int Mod(int a, int b) { return ((a % b) + b) % b; }
+
+}  // namespace
+
+// R04, X43 (blockade.py passes): PASSING, the default, is a step that starts inside reach
+// and keeps the distance or runs at right angles to the line to the guard;
+// STAY_IN_REACH keeps the distance inside reach; ENTER_REACH is any step ending inside
+// reach that does not move away.
+bool Passes(Geometry geometry, int rx, int ry, int sx, int sy, int reach) {
+  const int da = Chebyshev(rx, ry), db = Chebyshev(rx + sx, ry + sy);
+  if (geometry == Geometry::kEnterReach) return db <= reach && db <= da;
+  if (da > reach) return false;
+  if (da == db) return true;
+  return geometry == Geometry::kPassing && rx * sx + ry * sy == 0;
+}
+
+Moves::Moves(int width, int height, std::vector<int> offsets, std::vector<Edge> edges,
+             bool alternate)
+    : width_(width),
+      height_(height),
+      offsets_(std::move(offsets)),
+      edges_(std::move(edges)),
+      alternate_(alternate) {}
+
+// R04, X43 (blockade.py Threat.masks): whether some guard's reach, one metre wider under
+// ENTER_REACH, covers cell a, so that a step out of it may provoke.
+bool Moves::Near(const Query& q, int a) const {
+  if (!q.threat) return false;
+  const int extra = q.geometry == Geometry::kEnterReach ? 1 : 0;
+  const int ax = a % width_, ay = a / width_;
+  for (const Guard& g : q.guards)
+    if (Chebyshev(ax - g.x, ay - g.y) <= g.reach + extra) return true;
+  return false;
+}
+
+// R04, X43 (blockade.py Threat.count): how many guards the step a → b moves past.
+int Moves::Provocations(const Query& q, int a, int b) const {
+  const int extra = q.geometry == Geometry::kEnterReach ? 1 : 0;
+  const int ax = a % width_, ay = a / width_;
+  const int sx = b % width_ - ax, sy = b / width_ - ay;
+  int n = 0;
+  for (const Guard& g : q.guards) {
+    const int rx = ax - g.x, ry = ay - g.y;
+    if (Chebyshev(rx, ry) <= g.reach + extra && Passes(q.geometry, rx, ry, sx, sy, g.reach)) ++n;
+  }
+  return n;
+}
+
+// B01–B06, H07, R04, X49 (paths.py reachable): Dial's algorithm over metres, layer by
+// layer, each layer in the order its states were reached and each state's steps in
+// steps.py's order, so that among equally long ways the one with fewer provocations
+// wins, and among those the first found, exactly as in the reference.
+Routes Moves::Search(const Query& q) const {
+  const int n = size();
+  Routes r;
+  r.par_ = alternate_ ? 2 : 1;
+  r.mult_ = q.difficult ? kKinds : 1;
+  r.difficult_ = q.difficult;
+  const int par = r.par_, mult = r.mult_;
+  const std::size_t states = static_cast<std::size_t>(n) * mult * par;
+  r.best_.assign(states, -1);
+  r.prov_.assign(states, 0);
+  r.pred_.assign(states, -1);
+  r.drop_.assign(states, 0);
+
+  // Occupied cells may be passed through when passable (allies, the fallen), never ended in.
+  std::vector<std::uint8_t> blocked(q.blocked.begin(), q.blocked.end());
+  std::vector<std::uint8_t> occupied(n, 0), passable(n, 0);
+  for (int c : q.passable) passable[c] = 1;
+  for (int c : q.occupied) {
+    occupied[c] = 1;
+    if (!passable[c]) blocked[c] = 1;
+  }
+
+  r.start_key_ = q.start * mult * par + Mod(q.parity, par);
+  std::vector<std::vector<int>> buckets(q.budget + 1);
+  r.best_[r.start_key_] = 0;
+  buckets[0].push_back(r.start_key_);
+  for (int metres = 0; metres <= q.budget; ++metres) {
+    // Indexed: a step never costs nothing, so no bucket grows while it is read.
+    for (std::size_t i = 0; i < buckets[metres].size(); ++i) {
+      const int key = buckets[metres][i];
+      if (r.best_[key] != metres) continue;
+      const int parity = key % par, state = key / par;
+      const int cell = state / mult, kind = state % mult;
+      const int p0 = r.prov_[key];
+      const bool near = Near(q, cell);
+      for (int e = offsets_[cell]; e < offsets_[cell + 1]; ++e) {
+        const Edge& edge = edges_[e];
+        int cost = edge.metres, after = parity;
+        if (par == 2) {  // X49: every second diagonal metre costs 2
+          cost += edge.extra[parity];
+          after = edge.after[parity];
+        }
+        int nm = metres + cost;
+        if (nm > q.budget) {
+          // B04 '(min. 1 Meter)': a fighter too slow for half speed still swims 1 m.
+          if (!(metres == 0 && edge.kind == StepKind::kSwim && q.budget >= 1)) continue;
+          nm = q.budget;
+        }
+        if (blocked[edge.to]) continue;
+        int new_key;
+        if (edge.kind != StepKind::kNormal) {
+          // H07: a Schwierige Bewegung uses one kind of difficult step.
+          const int step_kind = static_cast<int>(edge.kind);
+          if (!q.difficult || (kind && kind != step_kind)) continue;
+          new_key = (edge.to * mult + step_kind) * par + after;
+        } else {
+          new_key = (edge.to * mult + kind) * par + after;
+        }
+        const int np = near ? p0 + Provocations(q, cell, edge.to) : p0;
+        const int b = r.best_[new_key];
+        if (b < 0 || nm < b) {
+          r.best_[new_key] = nm;
+          r.prov_[new_key] = np;
+          r.pred_[new_key] = key;
+          // The deepest drop on the way; like the reference it is written only when
+          // non-zero and only with a shorter way, never on a tie.
+          const int d = std::max(r.drop_[key], edge.drop);
+          if (d) r.drop_[new_key] = d;
+          buckets[nm].push_back(new_key);
+        } else if (nm == b && np < r.prov_[new_key]) {
+          r.prov_[new_key] = np;
+          r.pred_[new_key] = key;
+        }
+      }
+    }
+  }
+
+  // Destinations: free movement's cells, or those reached by a difficult step.
+  for (int c = 0; c < n; ++c) {
+    if (c == q.start || occupied[c]) continue;
+    bool found = false;
+    for (int kind = q.difficult ? 1 : 0; kind < (q.difficult ? kKinds : 1) && !found; ++kind)
+      for (int p = 0; p < par && !found; ++p) found = r.best_[(c * mult + kind) * par + p] >= 0;
+    if (found) r.dests_.push_back(c);
+  }
+  return r;
+}
+
+// paths.py Reach._key: the cell's state with the fewest metres, then fewest
+// provocations; on a full tie the first in kind, then parity, order.
+int Routes::Key(int cell) const {
+  if (!difficult_ && par_ == 1) return cell;
+  int best_key = -1;
+  for (int kind = difficult_ ? 1 : 0; kind < (difficult_ ? kKinds : 1); ++kind) {
+    for (int p = 0; p < par_; ++p) {
+      const int key = (cell * mult_ + kind) * par_ + p;
+      if (best_[key] < 0) continue;
+      if (best_key < 0 || std::pair(best_[key], prov_[key]) <
+                              std::pair(best_[best_key], prov_[best_key]))
+        best_key = key;
+    }
+  }
+  return best_key;
+}
+
+// paths.py Reach.route: the predecessor chain back to the start state.
+Route Routes::Get(int cell) const {
+  const int key = Key(cell);
+  std::vector<int> path{cell};
+  int first_hard_from_end = -1;
+  for (int k = key; k != start_key_;) {
+    const int before = pred_[k];
+    if ((before / par_) % mult_ == 0 && (k / par_) % mult_ != 0)
+      first_hard_from_end = static_cast<int>(path.size()) - 1;
+    k = before;
+    if (k != start_key_) path.push_back(k / (mult_ * par_));
+  }
+  std::reverse(path.begin(), path.end());
+  const int last = static_cast<int>(path.size()) - 1;
+  return Route{
+      .cells = std::move(path),
+      .metres = best_[key],
+      .kind = (key / par_) % mult_,
+      .provocations = prov_[key],
+      .drop = drop_[key],
+      .first_hard = first_hard_from_end >= 0 ? last - first_hard_from_end : -1,
+      .parity = key % par_,
+  };
+}
+
+}  // namespace cwenv

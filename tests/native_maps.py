@@ -1,0 +1,22 @@
+"""The maps the native core's conformance tests compare both engines on: every shipped
+scenario's and 50 generated ones (tests/test_native_los.py, tests/test_native_paths.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from cwenv.battlemap.grid import BattleMap
+from cwenv.content.generate import generate_game
+from cwenv.runner.task import load_game
+
+SCENARIOS = sorted(p.stem for p in Path("configs/scenarios").glob("*.yaml"))
+GENERATED = range(50)
+
+
+def all_maps() -> Iterator[tuple[str, BattleMap]]:
+    """(name, map) of every shipped scenario, then of the generated ones."""
+    for name in SCENARIOS:
+        yield name, load_game(name).battlemap
+    for seed in GENERATED:
+        yield f"generated:{seed}", generate_game(seed).battlemap
