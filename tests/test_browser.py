@@ -2,8 +2,10 @@
 chromium driven by Playwright against the service on a loopback port. Play the Runners of
 feuergefecht (reachable cells and hit chances on the SVG map, a move and an attack through
 the menu, a reaction prompt, undo), confirm an NSC's proposal in GM mode, and watch a
-stored tournament game forward and back. Assertions read the DOM and the SVG; the
-screenshots go to docs/img/ for docs/browser.md and are never compared."""
+stored tournament game forward and back; the NSC side (override a proposal, ask with a search
+budget) and dice from the table, asked by what they are for and clicked or typed.
+Assertions read the DOM and the SVG; the screenshots go to docs/img/ for docs/browser.md and
+are never compared."""
 
 from __future__ import annotations
 
@@ -251,3 +253,79 @@ def test_watch_a_live_fight_between_agents_and_play_by_keyboard(page: Any, live:
     settled(page)
     assert page.locator("g.fighter.selected").count() == 1
     assert page.locator("circle.sight").count() > 0
+
+
+def proposal_shown(page: Any) -> None:
+    page.wait_for_selector("#proposal:not([hidden])", timeout=WAIT)
+    settled(page)
+
+
+def test_gm_overrides_the_nsc_proposal_with_another_legal_action(page: Any, live: str) -> None:
+    open_page(page, live, "gm")
+    fight = start_fight(page, agent="taktiker")
+    proposal_shown(page)
+    state = board(live, fight)
+    nsc = state["decision"]["fighter"]
+    advice = httpx.get(f"{live}/v1/fights/{fight}/advice?agent=taktiker&top=4", timeout=60).json()
+    page.click("#override")
+    buttons = page.locator("#menu button.action")
+    buttons.first.wait_for()
+    ids = [int(b.get_attribute("data-id")) for b in buttons.all()]
+    chosen = next(i for i in ids if i != advice["recommended"]["id"])  # not the proposal
+    page.click(f"#menu button.action[data-id='{chosen}']")
+    page.wait_for_function(
+        f"fetch('/v1/fights/{fight}').then(r => r.json()).then(s => s.step >= 1)", timeout=WAIT
+    )
+    settled(page)
+    saved = httpx.get(f"{live}/v1/fights/{fight}/save", timeout=60).json()["actions"][0]
+    want = state["legal_actions"][chosen]["action"]
+    assert (saved["kind"], saved["actor"], saved["target"]) == (
+        want["kind"],
+        want["actor"],
+        want["target"],
+    )
+    assert want["actor"] == nsc and want != advice["recommended"]["action"]
+
+
+def test_gm_asks_the_nsc_with_a_search_budget(page: Any, live: str) -> None:
+    open_page(page, live, "gm")
+    page.fill("#budget", "6")
+    fight = start_fight(page, agent="mcts")
+    proposal_shown(page)
+    advice = httpx.get(
+        f"{live}/v1/fights/{fight}/advice?agent=mcts&top=4&budget=6", timeout=120
+    ).json()
+    assert advice["recommended"]["label"] in page.text_content("#proposal-label")
+    shown = [advice["recommended"], *advice["alternatives"]]
+    assert 0 < sum(o["visits"] for o in shown) <= 6  # the page asked with the budget
+
+
+def test_table_dice_are_asked_by_purpose_and_typed_from_the_page(page: Any, live: str) -> None:
+    open_page(page, live, "play")
+    page.check("#table-dice")
+    fight = start_fight(page)
+    page.wait_for_selector("#dice:not([hidden])", timeout=WAIT)
+    assert page.text_content("#die-for").startswith("Initiative ")
+    assert "W10 1 von" in page.text_content("#die-for")
+    assert page.locator("#dice button.die").count() == 10
+    page.screenshot(path=str(SHOTS / "browser-dice.png"))  # no map yet: the setup rolls
+    sent, by_key = 0, False
+    for _ in range(300):  # the initiative of eight fighters, then the NSCs' rolls
+        if page.locator("#dice").is_hidden():
+            break
+        waiting = board(live, fight)["waiting_for_die"]
+        assert waiting is not None and waiting["for"] == page.text_content("#die-for")
+        if sent % 2:
+            page.keyboard.press("5")  # the keyboard types a die too
+            by_key = True
+        else:
+            page.click("#dice button.die[data-value='5']")
+        sent += 1
+        settled(page)
+    state = board(live, fight)
+    assert state["waiting_for_die"] is None and state["decision"]["side"] == "RUNNER"
+    assert by_key and sent > 8
+    saved = httpx.get(f"{live}/v1/fights/{fight}/save", timeout=60).json()
+    assert saved["dice"] == "table" and saved["typed_dice"] == [5] * len(saved["typed_dice"])
+    assert 8 <= len(saved["typed_dice"]) <= sent
+    assert "5+5" in page.text_content("#narration")  # the initiative rolled with them

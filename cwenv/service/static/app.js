@@ -1,6 +1,7 @@
 // cwenv's browser view: Watch (stored or live agent games), Play (the Runners against
 // agents) and GM mode (the NSC proposes, the GM confirms). All data comes from /v1.
 import { get, post } from "./api.js";
+import { dicePrompt, dieOfKey } from "./dice.js";
 import { drawMap, legendHtml, linesOf } from "./map.js";
 import { actionButton, decisionText, fightersTable, menu, narrate, orderList } from "./panels.js";
 
@@ -23,6 +24,8 @@ async function guard(task) {
 
 function render() {
   const b = ui.board;
+  const waiting = ui.mode !== "watch" && b ? b.waiting_for_die : null;
+  dicePrompt($("dice"), waiting, sendDie);
   if (!b || !b.map) return;
   drawMap($("map"), b, ui.overlay, ui.selected);
   $("legend").innerHTML = legendHtml(b.map);
@@ -32,7 +35,7 @@ function render() {
   $("decision").textContent = decisionText(b);
   const watching = ui.mode === "watch";
   const d = b.decision;
-  const human = !watching && d && !b.outcome && (ui.mode === "gm" ? d.side === HUMAN || ui.override : d.side === HUMAN);
+  const human = !watching && !waiting && d && !b.outcome && (ui.mode === "gm" ? d.side === HUMAN || ui.override : d.side === HUMAN);
   const prompt = human && d.kind !== "TURN";
   $("prompt").hidden = !prompt;
   if (prompt) {
@@ -47,7 +50,7 @@ function render() {
     p.querySelector("button")?.focus();
   }
   if (human && !prompt) menu($("menu"), b, pick); else $("menu").replaceChildren();
-  if (ui.mode === "gm" && ui.override && d && d.side !== HUMAN) menu($("menu"), b, pick);
+  if (ui.mode === "gm" && ui.override && !waiting && d && d.side !== HUMAN) menu($("menu"), b, pick);
   narrate($("narration"), ui.log.map((l) => l.text), ui.log.findIndex((l) => l.current));
 }
 
@@ -85,11 +88,13 @@ async function act(body) {
 async function advance() {
   for (let n = 0; n < 400; n++) {
     const b = ui.board, d = b.decision;
+    if (b.waiting_for_die) { status(`Würfel vom Tisch: ${b.waiting_for_die.for}`); render(); return; }
     if (!d || b.outcome || d.side === HUMAN) break;
     if (ui.mode === "gm") { await propose(); return; }
     status(`${d.name} (${$("agent").value}) denkt nach …`);
     render();
-    await act({ agent: $("agent").value });
+    const budget = budgetParam();
+    await act(budget ? { agent: $("agent").value, budget } : { agent: $("agent").value });
   }
   $("proposal").hidden = true;
   status(ui.board.outcome ? "Kampf vorbei" : "Die Runner sind am Zug");
@@ -99,7 +104,9 @@ async function advance() {
 async function propose() {
   const d = ui.board.decision;
   status(`${d.name}: Vorschlag von ${$("agent").value}`);
-  const advice = await get(`/fights/${ui.fight}/advice?agent=${encodeURIComponent($("agent").value)}&top=4`);
+  const budget = budgetParam();
+  const advice = await get(`/fights/${ui.fight}/advice?agent=${encodeURIComponent($("agent").value)}&top=4` +
+    (budget ? `&budget=${budget}` : ""));
   ui.advice = advice;
   const rec = advice.recommended;
   ui.overlay = { ...ui.overlay, proposal: { action: rec.action, cell: cellOf(rec.action.cell) } };
@@ -129,9 +136,26 @@ async function propose() {
   render();
 }
 
+// the search budget for a search agent (MCTS iterations, lookahead rollouts); empty: its own
+function budgetParam() {
+  const v = Number($("budget").value);
+  return Number.isInteger(v) && v > 0 ? v : null;
+}
+
 function scoreText(advice, o) {
   if (o.score === null || o.score === undefined) return "";
   return advice.score_kind === "probability" ? `${Math.round(o.score * 100)} %` : `${advice.score_kind} ${o.score.toFixed(2)}`;
+}
+
+// a W10 rolled at the table for the step that waits for it; the step goes on
+function sendDie(value) {
+  guard(async () => {
+    const r = await post(`/fights/${ui.fight}/dice`, { dice: [value] });
+    addEvents(r.events);
+    await load();
+    if (r.events.length) ui.overlay = { lines: linesOf(r.events) };
+    await advance();
+  });
 }
 
 function cellOf(index) {
@@ -163,7 +187,8 @@ async function focus(index) {
 }
 
 async function start() {
-  const body = { scenario: $("scenario").value, seed: Number($("seed").value) || 0 };
+  const body = { scenario: $("scenario").value, seed: Number($("seed").value) || 0,
+    dice: ui.mode !== "watch" && $("table-dice").checked ? "table" : "seeded" };
   const r = await post("/fights", body);
   ui.fight = r.id;
   ui.log = [];
@@ -179,6 +204,10 @@ async function undo() {
   if (!ui.fight || ui.mode === "watch") return;
   // back to before the Runners' last decision (Play: the agents' answers go with it)
   const target = ui.mode === "play" ? ui.humanSteps.pop() ?? ui.board.step - 1 : ui.board.step - 1;
+  if (ui.board.waiting_for_die && ui.board.waiting_for_die.action) { // the step that waits goes first
+    await post(`/fights/${ui.fight}/undo`, { expect_step: ui.board.step });
+    await load();
+  }
   while (ui.board.step > Math.max(0, target)) {
     await post(`/fights/${ui.fight}/undo`, { expect_step: ui.board.step });
     await load();
@@ -268,6 +297,7 @@ function setMode(mode) {
   $("watch-controls").hidden = !watch;
   $("setup-games").hidden = !watch;
   $("runner-agent-box").hidden = !watch;
+  $("table-dice-box").hidden = watch;
   $("tools").hidden = watch;
   $("proposal").hidden = true;
   $("start").textContent = watch ? "Live-Kampf der Agenten" : "Kampf beginnen";
@@ -302,6 +332,8 @@ async function init() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    const die = $("dice").hidden ? null : dieOfKey(e.key);
+    if (die !== null) { e.preventDefault(); sendDie(die); return; }
     if (ui.mode === "watch" && e.key === "ArrowRight") guard(stepForward);
     else if (ui.mode === "watch" && e.key === "ArrowLeft") stepBack();
     else if (e.key === "u" && ui.mode !== "watch") guard(undo);
