@@ -8,6 +8,8 @@ A spec is
   file; the file names its ``kind`` and that kind's parameters;
 * ``policy:PATH`` — a saved RL policy bundle (a folder with ``manifest.json`` and
   ``policy.safetensors``), played with numpy only;
+* ``scorer:PATH`` — a candidate-scorer bundle of encoding 2 (issue #18, the same files,
+  format ``cwenv-scorer``): one network for any scenario and either side, numpy only;
 * ``SPEC@LEVEL`` — any of these at a difficulty level of ``configs/difficulty/levels.yaml``
   (``taktiker@2``; level 0 is the agent itself, :mod:`agents.difficulty`).
 
@@ -170,11 +172,16 @@ def resolve(spec: str) -> Agent | None:
         from agents.difficulty import difficulty_agent
 
         return difficulty_agent(spec)
-    if spec.startswith("policy:"):
-        from agents.policy.agent import policy_agent
-        from agents.policy.bundle import BundleError
+    if spec.startswith(("policy:", "scorer:")):
+        from agents.policy.files import BundleError
 
         try:
+            if spec.startswith("scorer:"):
+                from agents.policy.scorer_agent import scorer_agent
+
+                return scorer_agent(spec)
+            from agents.policy.agent import policy_agent
+
             return policy_agent(spec)
         except (BundleError, OSError) as exc:
             raise UnknownAgentError(f"cannot load {spec!r}: {exc}") from exc

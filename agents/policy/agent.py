@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
     from cwenv.envs.game_encoder import Session
 
-_BUNDLES: dict[Path, PolicyBundle] = {}
+_BUNDLES: dict[tuple[Path, str], Any] = {}
+B = TypeVar("B", bound="LoadedBundle")
 _WARNED: set[tuple[str, str]] = set()
 _TRAINED_GAMES: dict[tuple[str, str | None], Game | None] = {}
 
@@ -45,28 +46,35 @@ class PolicyMismatchWarning(UserWarning):
     """The policy plays a scenario, rule variant or side it was not trained for."""
 
 
-def cached_bundle(path: str | Path) -> PolicyBundle:
-    """Load a bundle once per process (tournament games build fresh agents every game)."""
+def cached(path: str | Path, load: Callable[[str | Path], B]) -> B:
+    """Load a bundle with ``load`` once per process (tournament games build fresh agents
+    every game); the MLP policies' loader and the scorers' are cached apart."""
     try:
-        key = Path(path).resolve()
+        key = (Path(path).resolve(), load.__qualname__)
     except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python < 3.13)
         raise BundleError(f"{path}: cannot resolve the path ({exc})") from None
-    bundle = _BUNDLES.get(key)
-    if bundle is None:
-        bundle = load_bundle(path)  # messages name the path as the user wrote it
-        _BUNDLES[key] = bundle
+    if key not in _BUNDLES:
+        _BUNDLES[key] = load(path)  # messages name the path as the user wrote it
+    bundle: B = _BUNDLES[key]
     return bundle
 
 
-def _warn_once(bundle: PolicyBundle, what: str, message: str) -> None:
-    key = (str(bundle.path), what)
+def cached_bundle(path: str | Path) -> PolicyBundle:
+    """:func:`cached` for an MLP policy bundle."""
+    return cached(path, load_bundle)
+
+
+def warn_once(path: Path, what: str, message: str) -> None:
+    """One PolicyMismatchWarning per bundle (``path``) and difference (``what``) in a
+    process (the MLP policies and the candidate scorers)."""
+    key = (str(path), what)
     if key not in _WARNED:
         _WARNED.add(key)
-        warnings.warn(f"{bundle.path}: {message}", PolicyMismatchWarning, stacklevel=3)
+        warnings.warn(f"{path}: {message}", PolicyMismatchWarning, stacklevel=3)
 
 
-def _trained_game(scenario: str, variant: str | None) -> Game | None:
-    """The game the bundle was trained on, if it can be loaded here (else None)."""
+def trained_game(scenario: str, variant: str | None) -> Game | None:
+    """The game a bundle was trained on, if it can be loaded here (else None; cached)."""
     key = (scenario, variant)
     if key not in _TRAINED_GAMES:
         from cwenv.content import load_scenario
@@ -111,21 +119,21 @@ def fitted_session(bundle: PolicyBundle, game: Game) -> Session:
         )
     unseen = unseen_members(m)
     if unseen:
-        _warn_once(
-            bundle,
+        warn_once(
+            bundle.path,
             "unseen members",
             "trained before these rules existed, it never saw them (they sit in padded "
             f"slots): {', '.join(unseen)}",
         )
-    known = _trained_game(m.scenario, m.rules.variant)
+    known = trained_game(m.scenario, m.rules.variant)
     if known is None:
         if m.scenario != game.name:
-            _warn_once(bundle, f"scenario {game.name}", f"{trained}, plays {game.name!r}")
+            warn_once(bundle.path, f"scenario {game.name}", f"{trained}, plays {game.name!r}")
     elif known.name != game.name:
-        _warn_once(bundle, f"scenario {game.name}", f"{trained}, plays {game.name!r}")
+        warn_once(bundle.path, f"scenario {game.name}", f"{trained}, plays {game.name!r}")
     elif known.options != game.options:
-        _warn_once(
-            bundle,
+        warn_once(
+            bundle.path,
             f"rules {game.name}",
             f"trained with rule variant {m.rules.variant or '(none)'}, plays "
             f"{game.name!r} with other rule options",
@@ -133,21 +141,57 @@ def fitted_session(bundle: PolicyBundle, game: Game) -> Session:
     return session
 
 
-class PolicyAgent:
-    """Chooses the highest-scoring legal action of a trained policy (or samples it)."""
+class _Manifest(Protocol):
+    @property
+    def side(self) -> str: ...
+    @property
+    def weights_sha256(self) -> str: ...
 
-    description = "ein trainiertes Netz (Policy-Bündel), gerechnet mit numpy"
 
-    def __init__(self, bundle: PolicyBundle, *, sample: bool = False, warn: bool = True) -> None:
+class LoadedBundle(Protocol):
+    """What the agents read of a loaded bundle (an MLP policy or a candidate scorer)."""
+
+    path: Path
+
+    @property
+    def manifest(self) -> _Manifest: ...
+
+
+class BundleAgent(Generic[B]):
+    """The part of a bundle agent common to every bundle format: its spec (``prefix`` +
+    path), its config record, and one warning per side it was not trained for."""
+
+    prefix = ""
+
+    def __init__(self, bundle: B, *, sample: bool = False, warn: bool = True) -> None:
         self.bundle = bundle
         self.sample = sample
         self.warn = warn  # off for self-play snapshots, which play the other side on purpose
-        self.name = f"policy:{bundle.path}"
+        self.name = f"{self.prefix}{bundle.path}"
         self.config = {
             "bundle": str(bundle.path),
             "sha256": bundle.manifest.weights_sha256,
             "sample": sample,
         }
+
+    def check_side(self, view: DecisionView) -> None:
+        side, trained = view.fighter.side.label.lower(), self.bundle.manifest.side
+        if self.warn and side != trained:
+            warn_once(
+                self.bundle.path,
+                f"side {side}",
+                f"trained for the {trained} side, plays the {side} side",
+            )
+
+
+class PolicyAgent(BundleAgent[PolicyBundle]):
+    """Chooses the highest-scoring legal action of a trained policy (or samples it)."""
+
+    description = "ein trainiertes Netz (Policy-Bündel), gerechnet mit numpy"
+    prefix = "policy:"
+
+    def __init__(self, bundle: PolicyBundle, *, sample: bool = False, warn: bool = True) -> None:
+        super().__init__(bundle, sample=sample, warn=warn)
         # The objects themselves are held (not their id(): a freed combat's id is reused
         # by the next one, which would inherit the step count).
         self._game: Game | None = None
@@ -169,13 +213,7 @@ class PolicyAgent:
         """The observation dict, the action mask and the encoded decision for ``view``."""
         combat = view.combat
         session = self._session(view.game)
-        side = view.fighter.side.label.lower()
-        if self.warn and side != self.bundle.manifest.side:
-            _warn_once(
-                self.bundle,
-                f"side {side}",
-                f"trained for the {self.bundle.manifest.side} side, plays the {side} side",
-            )
+        self.check_side(view)
         enc = session.encode(combat)
         if combat is not self._combat:
             self._combat, self._step = combat, 0

@@ -1,0 +1,116 @@
+"""A candidate scorer playing through the common agent interface (``scorer:PATH``).
+
+Encoding 2 (issue #18) is the same for every scenario, so one scorer bundle plays any
+fight, either side: the decision is encoded by :class:`cwenv.envs.encoding2.Session2`
+(entity rows, the coarse map and one feature row per legal action, in the engine's order)
+and the bundle's numpy network scores every legal action; the best one is played (or one
+is sampled). Neither torch nor gymnasium is imported.
+
+K only pads: the weights do not depend on it. The agent encodes with
+:data:`~cwenv.envs.encoding2.DEFAULT_K` candidates and doubles K for a decision with more
+legal actions, so no legal action is ever out of reach. A scenario or side other than the
+bundle's manifest names plays with one :class:`PolicyMismatchWarning` per bundle and
+difference in a process.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from agents.policy.agent import BundleAgent, PolicyMismatchWarning, cached, trained_game, warn_once
+from agents.policy.scorer import masked_probabilities
+from agents.policy.scorer_bundle import ScorerBundle, load_scorer_bundle
+from cwenv.agent import ActionScores, DecisionView
+from cwenv.engine.actions import Action
+from cwenv.envs.encoding2 import DEFAULT_K, Session2
+
+if TYPE_CHECKING:
+    from cwenv.engine.game import Game
+
+__all__ = ["PolicyMismatchWarning", "ScorerAgent", "cached_scorer", "scorer_agent"]
+
+PREFIX = "scorer:"
+
+
+def cached_scorer(path: str | Path) -> ScorerBundle:
+    """Load a scorer bundle once per process (tournaments build fresh agents every game)."""
+    return cached(path, load_scorer_bundle)
+
+
+class ScorerAgent(BundleAgent[ScorerBundle]):
+    """Plays the legal action the candidate scorer rates highest (or samples one)."""
+
+    description = "ein Kandidaten-Bewerter (Kodierung 2): ein Netz für jeden Kampf, mit numpy"
+    prefix = PREFIX
+
+    def __init__(self, bundle: ScorerBundle, *, sample: bool = False, warn: bool = True) -> None:
+        super().__init__(bundle, sample=sample, warn=warn)
+        # The game itself is held, not its id(): a freed game's id is reused.
+        self._game: Game | None = None
+        self._session: Session2 | None = None
+
+    def prepare(self, game: Game) -> None:
+        """Build the encoder for ``game`` now (a game encoding 2 cannot hold raises)."""
+        self._session_for(game, 0)
+
+    def _session_for(self, game: Game, legal: int) -> Session2:
+        s = self._session
+        if s is None or game is not self._game:
+            self._check_scenario(game)
+            s = self._session = Session2(game, k=max(DEFAULT_K, legal))
+            self._game = game
+        elif legal > s.k:  # never drop a legal action: K only pads, the weights stay
+            k = s.k
+            while k < legal:
+                k *= 2
+            s = self._session = Session2(game, k=k)
+        return s
+
+    def _check_scenario(self, game: Game) -> None:
+        scenario = self.bundle.manifest.scenario
+        known = trained_game(scenario, None)
+        if self.warn and (known.name if known is not None else scenario) != game.name:
+            warn_once(
+                self.bundle.path,
+                f"scenario {game.name}",
+                f"trained on {scenario!r}, plays {game.name!r}",
+            )
+
+    def _logits(self, view: DecisionView, legal: Sequence[Action]) -> tuple[np.ndarray, int]:
+        self.check_side(view)
+        session = self._session_for(view.game, len(legal))
+        obs = session.observe_decider(view.combat, view.fighter.idx, list(legal))
+        logits, _ = self.bundle.evaluate(obs)
+        return logits, len(legal)
+
+    def _pick(self, logits: np.ndarray, n: int, rng: random.Random) -> int:
+        if not self.sample:
+            return int(np.argmax(logits[:n]))
+        p = masked_probabilities(logits[:n], np.ones(n, dtype=np.bool_)).astype(np.float64)
+        return int(np.random.default_rng(rng.getrandbits(64)).choice(n, p=p / p.sum()))
+
+    def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
+        logits, n = self._logits(view, legal)
+        return legal[self._pick(logits, n, rng)]
+
+    def scores(
+        self, view: DecisionView, legal: Sequence[Action], rng: random.Random
+    ) -> ActionScores:
+        """The scorer's probability of each legal action and the one it plays (as
+        :meth:`act` chooses it with the same ``rng``)."""
+        logits, n = self._logits(view, legal)
+        probs = masked_probabilities(logits[:n], np.ones(n, dtype=np.bool_))
+        chosen = legal[self._pick(logits, n, rng)]
+        values = {a: float(p) for a, p in zip(legal, probs.tolist(), strict=True)}
+        return ActionScores(chosen, values, "Wahrscheinlichkeit", "probability")
+
+
+def scorer_agent(spec: str) -> ScorerAgent:
+    """Build the agent for ``scorer:PATH`` (a scorer bundle folder)."""
+    path = spec.removeprefix(PREFIX)
+    return ScorerAgent(cached_scorer(path))
