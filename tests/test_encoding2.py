@@ -51,7 +51,7 @@ def test_shipped_scenarios_encode_every_legal_action(name: str) -> None:
 
 @pytest.mark.parametrize("seed", [0, 11, 216])
 def test_generated_scenarios_encode_every_legal_action(seed: int) -> None:
-    # seed 216 reached 405 legal actions in the K measurement
+    # seed 216 reached 449 legal actions in the K measurement (the most of seeds 0-499)
     assert _play(Session2(generate_game(seed)), seed, 250)
 
 
