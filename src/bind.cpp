@@ -139,6 +139,34 @@ Routes Search(const Moves& moves, const nb::bytearray& blocked, int start, int b
   return moves.Search(q);
 }
 
+// Pickling (and so copy.deepcopy) of a search result: its tables as lists, their shape
+// checked on the way back in.
+using RoutesState = std::tuple<int, int, int, bool, std::vector<int>, std::vector<int>,
+                               std::vector<int>, std::vector<int>, std::vector<int>>;
+
+RoutesState SaveRoutes(const Routes& routes) {
+  auto s = routes.Save();
+  return {s.start_key, s.mult, s.par, s.difficult, s.best, s.prov, s.pred, s.drop, s.dests};
+}
+
+void LoadRoutes(Routes& out, const RoutesState& t) {
+  Routes::State s{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t),
+                  std::get<4>(t), std::get<5>(t), std::get<6>(t), std::get<7>(t),
+                  std::get<8>(t)};
+  const std::size_t states = s.best.size();
+  const bool ok = (s.mult == 1 || s.mult == cwenv::kKinds) && (s.par == 1 || s.par == 2) &&
+                  states % (s.mult * s.par) == 0 && s.prov.size() == states &&
+                  s.pred.size() == states && s.drop.size() == states && s.start_key >= 0 &&
+                  static_cast<std::size_t>(s.start_key) < states &&
+                  std::all_of(s.pred.begin(), s.pred.end(),
+                              [&](int k) { return k >= -1 && k < static_cast<int>(states); }) &&
+                  std::all_of(s.dests.begin(), s.dests.end(), [&](int c) {
+                    return c >= 0 && static_cast<std::size_t>(c) < states / (s.mult * s.par);
+                  });
+  if (!ok) throw std::invalid_argument("not the state of a movement search");
+  new (&out) Routes(Routes::Load(std::move(s)));
+}
+
 nb::list Dests(const Routes& routes) {
   nb::list out;
   for (int c : routes.dests()) out.append(c);
@@ -196,6 +224,8 @@ NB_MODULE(_core, m) {
 
   nb::class_<Routes>(m, "Routes", "The result of one movement search (paths.py Reach).")
       .def_prop_ro("dests", &Dests, "The destinations, in cell order.")
+      .def("__getstate__", &SaveRoutes)
+      .def("__setstate__", &LoadRoutes)
       .def("route", &RouteOf, nb::arg("cell"),
            "(cells, metres, kind, provocations, drop, first_hard, parity) of the route to "
            "``cell``; KeyError when it is no destination.");

@@ -193,4 +193,22 @@ Route Routes::Get(int cell) const {
   };
 }
 
+Routes::State Routes::Save() const {
+  return {start_key_, mult_, par_, difficult_, best_, prov_, pred_, drop_, dests_};
+}
+
+Routes Routes::Load(State s) {
+  Routes r;
+  r.start_key_ = s.start_key;
+  r.mult_ = s.mult;
+  r.par_ = s.par;
+  r.difficult_ = s.difficult;
+  r.best_ = std::move(s.best);
+  r.prov_ = std::move(s.prov);
+  r.pred_ = std::move(s.pred);
+  r.drop_ = std::move(s.drop);
+  r.dests_ = std::move(s.dests);
+  return r;
+}
+
 }  // namespace cwenv

@@ -78,6 +78,16 @@ class Routes {
   // The route to a destination; the caller checks that ``cell`` is one.
   Route Get(int cell) const;
 
+  // The tables as plain data and back, so that a combat holding a search can be pickled
+  // and deep-copied (bind.cpp).
+  struct State {
+    int start_key, mult, par;
+    bool difficult;
+    std::vector<int> best, prov, pred, drop, dests;
+  };
+  State Save() const;
+  static Routes Load(State state);
+
  private:
   friend class Moves;
   int Key(int cell) const;

@@ -172,3 +172,49 @@ def test_whole_combats_are_the_same_under_both_engines(variant: dict[str, object
             finally:
                 los.use_engine("native")
         assert logs["native"] == logs["python"], (name, variant)
+
+
+@pytest.mark.parametrize("engine", los.ENGINES)
+def test_a_combat_mid_turn_pickles_and_deep_copies(engine: str) -> None:
+    """A combat whose turn holds a movement search (and whose map holds the core's step
+    tables and lines) survives pickle and copy.deepcopy, and plays on as the original."""
+    import copy
+    import pickle
+
+    from cwenv.agent import play_out
+    from cwenv.agent_registry import make_agent
+
+    los.use_engine(engine)
+    try:
+        c = load_game("feuergefecht").new_combat(5)
+        for _ in range(3):
+            c.apply(c.legal_actions()[-1])
+        frame = c.turn_frame()
+        assert frame is not None and frame.routes.dests  # a search is held
+        twins = [pickle.loads(pickle.dumps(c)), copy.deepcopy(c)]
+        logs = []
+        for combat in (c, *twins):
+            agents = {side: make_agent("greedy") for side in (0, 1, 2)}
+            play_out(combat, agents, {side: random.Random(side) for side in agents})
+            logs.append(combat.events)
+    finally:
+        los.use_engine("native")
+    assert logs[0] == logs[1] == logs[2]
+    assert len(logs[0]) > 20
+
+
+def test_a_forged_search_state_is_refused() -> None:
+    bm = BattleMap.from_rows(["...."])
+    routes = _core_moves(bm).search(bytearray(4), 0, 2, (), (), None, 0, False, 0)
+    state = routes.__getstate__()
+    assert pickle_roundtrip(routes).dests == routes.dests == [1, 2]
+    forged = _core.Routes.__new__(_core.Routes)
+    with pytest.raises(ValueError, match="not the state of a movement search"):
+        forged.__setstate__((*state[:4], [0], *state[5:]))
+
+
+def pickle_roundtrip(obj: object) -> _core.Routes:
+    import pickle
+
+    back: _core.Routes = pickle.loads(pickle.dumps(obj))
+    return back

@@ -130,6 +130,11 @@ class BattleMap:
     # Terrain steps per movement profile (steps.py), likewise shared.
     edge_cache: dict[object, object] = field(init=False, repr=False, default_factory=dict)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled and deep-copied without its caches, which are rebuilt on demand (and
+        whose native core entries, docs/native.md, cannot be pickled)."""
+        return {**self.__dict__, "line_cache": {}, "edge_cache": {}}
+
     def __post_init__(self) -> None:
         n = self.width * self.height
         if len(self.terrain) != n or len(self.elevation) != n:
