@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -126,6 +128,21 @@ def test_other_side_and_scenario_warn_once_naming_the_difference(tmp_path: Path)
     assert len(texts) == 2, texts
     assert any(f"trained on 'duell', plays {game.name!r}" in t for t in texts), texts
     assert any("trained for the gegner side, plays the runner side" in t for t in texts), texts
+
+
+def test_a_scorer_game_imports_neither_torch_nor_gymnasium(bundle: Path) -> None:
+    code = (
+        "import sys; from cwenv.agent_registry import make_agent; from cwenv.agent import "
+        "play_out; from cwenv.content import load_scenario; import random;"
+        f"a = make_agent('scorer:{bundle}'); g = load_scenario('duell'); c = g.new_combat(1);"
+        "play_out(c, {0: a, 1: a, 2: a}, {i: random.Random(i) for i in range(3)});"
+        "bad = [m for m in ('gymnasium', 'torch') if m in sys.modules]; print(bad)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_an_mlp_policy_bundle_is_refused_as_a_scorer_by_its_format() -> None:
