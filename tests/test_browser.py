@@ -329,3 +329,30 @@ def test_table_dice_are_asked_by_purpose_and_typed_from_the_page(page: Any, live
     assert saved["dice"] == "table" and saved["typed_dice"] == [5] * len(saved["typed_dice"])
     assert 8 <= len(saved["typed_dice"]) <= sent
     assert "5+5" in page.text_content("#narration")  # the initiative rolled with them
+
+
+def test_play_the_nscs_against_a_runner_agent(page: Any, live: str) -> None:
+    open_page(page, live, "play")
+    page.select_option("#human-side", "GEGNER")
+    assert page.text_content("#nsc-agent-label") == "Runner-Agent"
+    fight = start_fight(page, agent="greedy")
+    settled(page)
+    state = board(live, fight)
+    sides = [f["side"] for f in state["fighters"]]
+    for _ in range(3):  # the NSCs' decisions by the page, the Runners' by the agent
+        assert state["decision"]["side"] == "GEGNER" and state["outcome"] is None
+        assert "Die NSCs sind am Zug" in page.text_content("#status")
+        step = state["step"]
+        if state["decision"]["kind"] == "TURN":
+            page.click("#menu button.action[data-kind=END_TURN]")
+        else:
+            page.locator("#prompt button").first.click()
+        page.wait_for_function(
+            f"fetch('/v1/fights/{fight}').then(r => r.json()).then(s => s.step > {step})",
+            timeout=WAIT,
+        )
+        settled(page)
+        state = board(live, fight)
+    actions = httpx.get(f"{live}/v1/fights/{fight}/save", timeout=60).json()["actions"]
+    actors = {sides[a["actor"]] for a in actions}
+    assert actors == {"GEGNER", "RUNNER"}  # both sides acted: the agent for the Runners

@@ -6,9 +6,9 @@ import { drawMap, legendHtml, linesOf } from "./map.js";
 import { actionButton, decisionText, fightersTable, menu, narrate, orderList } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
-const HUMAN = "RUNNER";
+const RUNNER = "RUNNER";
 const ui = {
-  mode: "play", fight: null, board: null, overlay: {}, selected: null, log: [], humanSteps: [],
+  mode: "play", human: RUNNER, fight: null, board: null, overlay: {}, selected: null, log: [], humanSteps: [],
   frames: [], frame: 0, busy: false, advice: null,
 };
 
@@ -35,7 +35,7 @@ function render() {
   $("decision").textContent = decisionText(b);
   const watching = ui.mode === "watch";
   const d = b.decision;
-  const human = !watching && !waiting && d && !b.outcome && (ui.mode === "gm" ? d.side === HUMAN || ui.override : d.side === HUMAN);
+  const human = !watching && !waiting && d && !b.outcome && (ui.mode === "gm" ? d.side === ui.human || ui.override : d.side === ui.human);
   const prompt = human && d.kind !== "TURN";
   $("prompt").hidden = !prompt;
   if (prompt) {
@@ -50,7 +50,7 @@ function render() {
     p.querySelector("button")?.focus();
   }
   if (human && !prompt) menu($("menu"), b, pick); else $("menu").replaceChildren();
-  if (ui.mode === "gm" && ui.override && !waiting && d && d.side !== HUMAN) menu($("menu"), b, pick);
+  if (ui.mode === "gm" && ui.override && !waiting && d && d.side !== ui.human) menu($("menu"), b, pick);
   narrate($("narration"), ui.log.map((l) => l.text), ui.log.findIndex((l) => l.current));
 }
 
@@ -89,7 +89,7 @@ async function advance() {
   for (let n = 0; n < 400; n++) {
     const b = ui.board, d = b.decision;
     if (b.waiting_for_die) { status(`Würfel vom Tisch: ${b.waiting_for_die.for}`); render(); return; }
-    if (!d || b.outcome || d.side === HUMAN) break;
+    if (!d || b.outcome || d.side === ui.human) break;
     if (ui.mode === "gm") { await propose(); return; }
     status(`${d.name} (${$("agent").value}) denkt nach …`);
     render();
@@ -97,7 +97,7 @@ async function advance() {
     await act(budget ? { agent: $("agent").value, budget } : { agent: $("agent").value });
   }
   $("proposal").hidden = true;
-  status(ui.board.outcome ? "Kampf vorbei" : "Die Runner sind am Zug");
+  status(ui.board.outcome ? "Kampf vorbei" : ui.human === RUNNER ? "Die Runner sind am Zug" : "Die NSCs sind am Zug");
   render();
 }
 
@@ -167,7 +167,7 @@ function cellOf(index) {
 function pick(id) {
   guard(async () => {
     const d = ui.board.decision;
-    if (d.side === HUMAN) ui.humanSteps.push(ui.board.step);
+    if (d.side === ui.human) ui.humanSteps.push(ui.board.step);
     ui.override = false;
     $("proposal").hidden = true;
     await act({ action_id: id });
@@ -191,10 +191,11 @@ async function start() {
     dice: ui.mode !== "watch" && $("table-dice").checked ? "table" : "seeded" };
   const r = await post("/fights", body);
   ui.fight = r.id;
+  ui.human = ui.mode === "play" ? $("human-side").value : RUNNER;
   ui.log = [];
   ui.humanSteps = [];
   ui.overlay = {};
-  history.replaceState(null, "", `?fight=${r.id}&mode=${ui.mode}${location.hash}`);
+  history.replaceState(null, "", `?fight=${r.id}&mode=${ui.mode}&side=${ui.human}${location.hash}`);
   await load();
   if (ui.mode === "watch") { ui.frames = [frameOf(ui.board, [])]; ui.frame = 0; showFrame(); return; }
   await advance();
@@ -247,7 +248,7 @@ async function stepForward() {
   if (ui.frame < ui.frames.length - 1) { ui.frame++; showFrame(); return; }
   if (!ui.live || ui.board.outcome) return;
   const side = ui.board.decision.side;
-  const agent = side === HUMAN ? $("runner-agent").value : $("agent").value;
+  const agent = side === RUNNER ? $("runner-agent").value : $("agent").value;
   const r = await post(`/fights/${ui.fight}/actions`, { agent, expect_step: ui.board.step });
   await load();
   ui.frames.push(frameOf(ui.board, r.events, { label: r.events.length ? `${agent}` : agent }));
@@ -290,14 +291,24 @@ async function watchGame(id) {
   showFrame();
 }
 
+// the agent plays the side the human does not (Play as the NSCs: the agent has the Runners)
+function agentLabel() {
+  const nscs = ui.mode !== "play" || $("human-side").value === RUNNER;
+  $("nsc-agent-label").textContent = nscs ? "NSC-Agent" : "Runner-Agent";
+}
+
 function setMode(mode) {
   ui.mode = mode;
+  if (mode === "gm") ui.human = RUNNER; // the GM enters the Runners' actions
+  else if (mode === "play" && ui.fight) ui.human = $("human-side").value;
   for (const b of document.querySelectorAll("nav button")) b.setAttribute("aria-selected", String(b.dataset.mode === mode));
   const watch = mode === "watch";
   $("watch-controls").hidden = !watch;
   $("setup-games").hidden = !watch;
   $("runner-agent-box").hidden = !watch;
   $("table-dice-box").hidden = watch;
+  $("human-side-box").hidden = mode !== "play";
+  agentLabel();
   $("tools").hidden = watch;
   $("proposal").hidden = true;
   $("start").textContent = watch ? "Live-Kampf der Agenten" : "Kampf beginnen";
@@ -338,7 +349,9 @@ async function init() {
     else if (ui.mode === "watch" && e.key === "ArrowLeft") stepBack();
     else if (e.key === "u" && ui.mode !== "watch") guard(undo);
   });
+  $("human-side").addEventListener("change", agentLabel);
   const params = new URLSearchParams(location.search);
+  if (params.get("side") === "GEGNER") { $("human-side").value = "GEGNER"; ui.human = "GEGNER"; }
   setMode(params.get("mode") || "play");
   if (params.get("fight")) {
     ui.fight = params.get("fight");
