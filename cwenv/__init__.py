@@ -39,13 +39,13 @@ __version__ = "0.1.0"
 
 ENV_ID = "cwenv/Kampfrunde-v0"
 ENV_ENTRY_POINT = "cwenv.envs.kampfrunde:KampfrundeEnv"
-ENV2_ID = "cwenv/Kampfrunde-v2"  # encoding 2 (issue #18); v1 was never registered
+ENV2_ID = "cwenv/Kampfrunde2-v0"  # encoding 2 (#18): another encoding, not a v0 revision
 ENV2_ENTRY_POINT = "cwenv.envs.env2:KampfrundeEnv2"
 
 
 def register_envs() -> None:
-    """Register ``cwenv/Kampfrunde-v0`` and ``-v2`` with Gymnasium (idempotent; imports
-    gymnasium)."""
+    """Register ``cwenv/Kampfrunde-v0`` and ``cwenv/Kampfrunde2-v0`` with Gymnasium
+    (idempotent; imports gymnasium)."""
     import gymnasium
 
     for env_id, entry_point in ((ENV_ID, ENV_ENTRY_POINT), (ENV2_ID, ENV2_ENTRY_POINT)):
@@ -78,7 +78,7 @@ class _RegisteringLoader(importlib.abc.Loader):
 
 class _GymnasiumHook(importlib.abc.MetaPathFinder):
     """One-shot import hook: the engine never imports gymnasium, but once anything does,
-    ``gymnasium.make("cwenv/Kampfrunde-v0")`` (and ``-v2``) works."""
+    ``gymnasium.make("cwenv/Kampfrunde-v0")`` (and ``cwenv/Kampfrunde2-v0``) works."""
 
     def find_spec(
         self, fullname: str, path: Any = None, target: ModuleType | None = None

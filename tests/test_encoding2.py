@@ -112,7 +112,7 @@ def test_gym_env_checker_and_masks() -> None:
     import cwenv  # noqa: F401  (registers the envs)
 
     env = gym.make(
-        "cwenv/Kampfrunde-v2", scenario="duell", opponent="random", illegal_action="fallback",
+        "cwenv/Kampfrunde2-v0", scenario="duell", opponent="random", illegal_action="fallback",
         k=128, render_mode="ansi",
     )  # fmt: skip
     with warnings.catch_warnings():

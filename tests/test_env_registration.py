@@ -58,14 +58,14 @@ def test_registered_in_either_import_order(imports: str) -> None:
 @pytest.mark.parametrize(
     "first", ["import cwenv; import gymnasium", "import gymnasium; import cwenv"]
 )
-def test_v2_registered_with_v0_in_either_import_order(first: str) -> None:
+def test_encoding_2_registered_with_v0_in_either_import_order(first: str) -> None:
     # issue #18: encoding 2's env is made by id like v0, without importing cwenv.envs.env2
     out = _run(
         f"""
         {first}
         import sys
         print("cwenv.envs.env2" in sys.modules)
-        env = gymnasium.make("cwenv/Kampfrunde-v2", scenario="duell", k=128)
+        env = gymnasium.make("cwenv/Kampfrunde2-v0", scenario="duell", k=128)
         obs, info = env.reset(seed=1)
         mask = env.unwrapped.action_masks()
         env.step(int(mask.nonzero()[0][0]))
@@ -74,7 +74,7 @@ def test_v2_registered_with_v0_in_either_import_order(first: str) -> None:
     )
     before, after = out.splitlines()
     env_id, cls, n, legal = after.split()
-    assert (before, env_id, cls, n) == ("False", "cwenv/Kampfrunde-v2", "KampfrundeEnv2", "128")
+    assert (before, env_id, cls, n) == ("False", "cwenv/Kampfrunde2-v0", "KampfrundeEnv2", "128")
     assert 0 < int(legal) <= 128
 
 
@@ -104,3 +104,20 @@ def test_defaults_are_the_documented_ones() -> None:
     n, w, h, side, opp, same, steps, size = out.split()
     assert (n, w, h, side, same, steps, size) == ("8", "20", "14", "GEGNER", "True", "3000", "6324")
     assert opp in ("taktiker", "greedy")
+
+
+def test_making_v0_is_not_called_out_of_date() -> None:
+    """Encoding 2 has a name of its own: gymnasium calls a name's lower version "out of
+    date" whenever a higher one is registered, and v0 is not superseded by another
+    encoding (it warned on every make, so in every ``cwenv train`` run)."""
+    import warnings
+
+    import gymnasium
+
+    import cwenv
+
+    cwenv.register_envs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gymnasium.make(cwenv.ENV_ID, scenario="duell")
+        env.close()

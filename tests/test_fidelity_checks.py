@@ -424,3 +424,22 @@ def test_x12_the_env_reads_the_unarmed_bonus_the_engine_deals(bonus: int) -> Non
     slot = next(k for k, w in enumerate(game.roster[0].all_weapons) if w is UNARMED)
     assert GameTables(game).w_damage[0, slot] == pytest.approx(max(0.0, W10_MEAN + bonus))
     assert damage_bonus(UNARMED, game.options) == bonus
+
+
+def test_x12_the_unarmed_bonus_in_previews_and_in_copied_combats() -> None:
+    """The advisor's and encoding 2's mean damage per QS read X12 ``unarmed_bonus`` for the
+    Faust (they read its weapon data), and a pickled or deep-copied combat still knows its
+    Faust (it became an equal twin, so the option and A08's jam no longer applied)."""
+    import copy
+    import pickle
+
+    from cwenv.engine.preview import mean_damage_per_qs
+
+    c = duel(list(TAIL), runner={"mumm": 0}, unarmed_bonus=3)
+    slot = next(k for k, w in enumerate(c.fighters[0].weapons) if w is UNARMED)
+    fist = find(c, ActionKind.ATTACK, target=1, arg=slot)
+    armour = c.fighters[1].spec.armour
+    assert mean_damage_per_qs(c, fist) == pytest.approx(max(0.0, 5.5 + 3 - armour))
+    for twin in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c), c.clone()):
+        assert twin.fighters[0].weapons[slot] is UNARMED
+        assert mean_damage_per_qs(twin, fist) == mean_damage_per_qs(c, fist)

@@ -3,7 +3,7 @@
 :class:`CandidateScorer` computes exactly :func:`agents.policy.scorer.forward` (the same
 tensors by name, the same formulas; ``tests/test_encoding2_scorer.py`` checks the logits
 within 1e-5). :class:`ScorerPolicy` plugs it into sb3-contrib's MaskablePPO for
-``cwenv/Kampfrunde-v2``: the logits of the K candidates are the action distribution's,
+``cwenv/Kampfrunde2-v0``: the logits of the K candidates are the action distribution's,
 the value head is the critic. :func:`export_tensors` gives the numpy bundle's tensors.
 """
 

@@ -15,6 +15,7 @@ from cwenv.engine.attack_plan import defence_values, plan_attack
 from cwenv.engine.checks import check_parts
 from cwenv.engine.conditions import reaction_choices
 from cwenv.engine.damage import armour_after_mode
+from cwenv.engine.hits import damage_bonus
 from cwenv.engine.parts import Parts
 from cwenv.model.types import AttackMode, CoverLevel
 from cwenv.rules.odds import attack_odds, probe_odds
@@ -80,14 +81,15 @@ def preview_attack(c: Combat, action: Action) -> AttackPreview | None:
 
 def mean_damage_per_qs(c: Combat, action: Action) -> float:
     """The mean LP one QS of a weapon attack (``action.weapon`` on ``action.target``)
-    deals: W10 + the weapon's bonus − the target's armour per roll after the weapon's
+    deals: W10 + the weapon's bonus (X12) − the target's armour per roll after the weapon's
     armour mode (A06, D01, D02), at least 0 per die when the armour floor is on, at least
     0 overall. Resistances, a Volltreffer's bare dice and Zehrend are left out: an
     estimate, which the advisor shows with ≈ and encoding 2 feeds its candidates."""
     f, t = c.fighters[action.actor], c.fighters[action.target]
     w = f.weapons[action.weapon]
     armour = armour_after_mode(c, t.spec.armour + t.armour_bonus, w.armour_mode)
-    rolls = [r + w.bonus - armour for r in range(1, 11)]
+    bonus = damage_bonus(w, c.options)  # X12: the Faust's is the rule option
+    rolls = [r + bonus - armour for r in range(1, 11)]
     if c.options.armour_floor_zero:
         rolls = [max(v, 0) for v in rolls]
     return max(sum(rolls) / 10, 0.0)

@@ -1,11 +1,11 @@
-"""``cwenv/Kampfrunde-v2``: the Kampfrunde in encoding 2 (issue #18) for MaskablePPO.
+"""``cwenv/Kampfrunde2-v0``: the Kampfrunde in encoding 2 (issue #18) for MaskablePPO.
 
 The same game loop as ``cwenv/Kampfrunde-v0`` (:class:`~cwenv.envs.kampfrunde.KampfrundeEnv`:
 one decision of the controlled side per step, the opponent inside ``step``, the same
 rewards, seeds and errors), with the observation and actions of
 :mod:`cwenv.envs.encoding2`: a ``Dict`` of float32 Boxes (:data:`SHAPES2`) and
 ``Discrete(K)``, index ``i`` = the ``i``-th legal action, ``action_masks()`` the first
-``len(legal)`` indices. ``gymnasium.make("cwenv/Kampfrunde-v2", …)`` makes it (registered
+``len(legal)`` indices. ``gymnasium.make("cwenv/Kampfrunde2-v0", …)`` makes it (registered
 with ``cwenv/Kampfrunde-v0`` by :func:`cwenv.register_envs`).
 """
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, SupportsIndex
 
 from cwenv.model.types import (
     SKILL_COUNT,
@@ -57,6 +58,13 @@ class WeaponSpec:
     area_radius: int = 0
     durchdringung: bool = False
     improvised: bool = False
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        # The unarmed strike is told by identity (X12's bonus, A08's jam): a copied or
+        # unpickled combat must get the one UNARMED back, not an equal twin.
+        if self is UNARMED:
+            return "UNARMED"
+        return object.__reduce_ex__(self, protocol)
 
     @property
     def skill(self) -> Skill:

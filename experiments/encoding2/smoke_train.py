@@ -1,7 +1,7 @@
 """Smoke training of the candidate scorer (issue #18, encoding 2): does the plumbing learn?
 
 MaskablePPO with :class:`agents.training.scorer_policy.ScorerPolicy` on
-``cwenv/Kampfrunde-v2`` (``duell``, Gegner side, K=128, the opponent plays uniformly at
+``cwenv/Kampfrunde2-v0`` (``duell``, Gegner side, K=128, the opponent plays uniformly at
 random), a few thousand frames on one CPU thread, fixed seeds. The trained weights are
 exported to a scorer bundle and played **through the numpy path** on 200 evaluation games
 (seeds 10_000…), against the same games played by a uniformly random policy; then the same
