@@ -181,3 +181,8 @@ def test_the_service_returns_the_english_reason_and_the_plan(tmp_path: Path) -> 
     assert got["recommended"]["reason_en"] == expected["options"][0]["reason_en"]
     assert [s["label"] for s in got["plan"]] == [s["label"] for s in expected["plan"]]
     assert got["score_kind_en"] == "doctrine value (LP equivalents)"
+    # The English labels too (#20): the same as cwenv advise --json gives them.
+    assert got["recommended"]["label_en"] == expected["options"][0]["label_en"]
+    assert got["recommended"]["label_en"].startswith("Move to (")
+    assert [s["label_en"] for s in got["plan"]] == [s["label_en"] for s in expected["plan"]]
+    assert got["decision_en"] == expected["decision_en"] == "turn"

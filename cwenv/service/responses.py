@@ -80,6 +80,7 @@ class AdviceOption(_Answer):
     id: int | None
     action: ActionOut
     label: str
+    label_en: str
     score: Number | None
     reason: str | None
     reason_en: str | None
@@ -92,6 +93,7 @@ class PlanStep(_Answer):
 
     action: ActionOut
     label: str
+    label_en: str
     score: Number | None
     reason: str | None
     reason_en: str | None
@@ -105,6 +107,7 @@ class AdviceOut(_Answer):
     score_kind: str
     score_kind_en: str
     decision: str
+    decision_en: str
     recommended: AdviceOption
     alternatives: list[AdviceOption]
     plan: list[PlanStep]

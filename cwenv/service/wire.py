@@ -222,6 +222,7 @@ def option_json(c: Combat, o: Option) -> dict[str, Any]:
         "id": legal.index(o.action) if o.action in legal else None,
         "action": action_json(o.action),
         "label": o.label,
+        "label_en": o.label_en,
         "score": o.score,
         "reason": o.reason or None,
         "reason_en": o.reason_en or None,
@@ -238,6 +239,7 @@ def advice_json(c: Combat, agent: str, advice: Advice) -> dict[str, Any]:
         "score_kind": advice.score_kind,
         "score_kind_en": advice.score_kind_en,
         "decision": advice.decision,
+        "decision_en": advice.decision_en,
         "recommended": option_json(c, advice.recommended),
         "alternatives": [option_json(c, o) for o in advice.alternatives],
         "plan": [plan_step_json(o) for o in advice.plan],
@@ -249,6 +251,7 @@ def plan_step_json(o: Option) -> dict[str, Any]:
     return {
         "action": action_json(o.action),
         "label": o.label,
+        "label_en": o.label_en,
         "score": o.score,
         "reason": o.reason or None,
         "reason_en": o.reason_en or None,
