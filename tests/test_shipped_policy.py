@@ -101,7 +101,7 @@ def test_simulate_accepts_the_shipped_policy() -> None:
 def test_the_mirrored_duel_policy_beats_the_schuetze_in_its_seat() -> None:
     """The claim of experiments/rl-spiegelduell-nsc on 100 fixed seeds (2,000 in the
     study): in the Gegner seat against the Runner Schütze the policy wins far more often
-    than the Schütze itself does in that seat (study: 81.8 % vs 59.7 %)."""
+    than the Schütze itself does in that seat (study, re-measured after #15: 80.5 % vs 59.9 %)."""
     from cwenv.runner.task import load_game, play_combat
 
     game = load_game("spiegelduell", None)
