@@ -5,8 +5,9 @@ Klettern halbiert (min. 1 Meter).' The text knows no direction: a fighter on a c
 ledge (``H``, climbed onto from below) climbs down its faces as it climbs up them. Before
 #15 a step off any ledge deeper than the absorbed drop was a drop (B06) only.
 
-Kira (Bewegung 6) stands on a 6 m climbable ledge at (1, 1); everything around it is at
-0 m. She climbs 3 m per Schwierige Bewegung (half of 6), so the 6 m take two (X40).
+Kira (Bewegung 6) stands on a 6 m climbable ledge at (1, 1) (9 m where said); everything
+around it is at 0 m. She climbs 3 m per Schwierige Bewegung (half of 6), so the 6 m take
+two (X40).
 """
 
 from __future__ import annotations
@@ -151,10 +152,12 @@ def test_b03_x62_a_failed_climb_down_makes_no_headway() -> None:
 
 @pytest.mark.parametrize("falls", [True, False])
 def test_b03_x62_letting_go_part_way_down_falls_the_rest(falls: bool) -> None:
-    """Hanging 3 m under the edge of the 6 m ledge, Kira is knocked prone by the Wache's
-    Umreissen in his turn: she lets go and falls the other 3 m into the cell below; outside
-    her turn she may catch it (R05). Under X40 climb_let_go_falls false she stays up."""
-    c = on_ledge([3, 4, 2, 2], enemy_at=(2, 1), climb_let_go_falls=falls)
+    """Hanging 3 m under the edge of a 9 m ledge, Kira is knocked prone by the Wache's
+    Umreissen in his turn: she lets go and falls the other 6 m (2W10, not the 3 m she
+    climbed) into the cell below; outside her turn she may catch it (R05). Under X40
+    climb_let_go_falls false she stays up."""
+    elev = ["0000", "0990", "0000"]
+    c = on_ledge([3, 4, 2, 2], elev=elev, enemy_at=(2, 1), climb_let_go_falls=falls)
     kira, below = c.fighters[0], c.bm.index(0, 1)
     down(c)
     assert kira.climb_height == 3
@@ -171,9 +174,24 @@ def test_b03_x62_letting_go_part_way_down_falls_the_rest(falls: bool) -> None:
         return
     assert kira.pos == below
     assert c.decision is not None and c.decision.fighter == 0
-    assert c.decision.payload.metres == 3
+    assert c.decision.payload.metres == 6
     c.apply(find(c, ActionKind.NO_CATCH))
-    assert [(e.metres, e.dice) for e in events_of(c, ev.Fell)] == [(3, 1)]
+    assert [(e.metres, e.dice) for e in events_of(c, ev.Fell)] == [(6, 2)]
+
+
+def test_b03_x62_a_face_no_action_climbs_down_is_dropped() -> None:
+    """Under X40 climb_over_actions false a face is climbed down within one action's
+    movement or not at all: the 6 m face costs Kira 12 m of her 6, so she drops it as
+    B06's Schwierige Bewegung (Infiltration, a 6 m fall) rather than being stuck on the
+    ledge with no way down; the 3 m face (6 m of movement) is still climbed."""
+    c = on_ledge([3, 4], climb_over_actions=False)
+    down(c)
+    assert last_check(c) == ("Infiltration", 10)
+    assert c.fighters[0].pos == c.bm.index(0, 1)
+    assert [e.metres for e in events_of(c, ev.Fell)] == [6]
+    low = on_ledge([3, 4], elev=["0000", "0330", "0000"], climb_over_actions=False)
+    down(low)
+    assert last_check(low) == ("Unbeugsamkeit", 12) and not events_of(low, ev.Fell)
 
 
 def test_b03_x62_walking_on_along_the_top_is_no_fall() -> None:

@@ -163,10 +163,10 @@ def test_b06_small_drop_absorbed_deep_drop_needs_a_check(
     ],
 )
 def test_b05_x18_fall_dice(rounding: Rounding, metres: int, dice: int) -> None:
-    from cwenv.engine.falls import fall_dice
+    from cwenv.engine.movement import fall_dice
 
     c = on_roof([], opts={"fall_dice_rounding": rounding})
-    assert fall_dice(c, metres) == dice
+    assert fall_dice(c.options, metres) == dice
 
 
 def test_b03_x17_climbing_is_unbeugsamkeit_at_half_speed() -> None:

@@ -39,6 +39,8 @@ class MoveProfile:
     climbable ledge are hurdles to jump (B02); without it they bar the way.
     ``climb_down`` (B03, X62): from a climbable ledge (``H``) a step down at least this
     deep (and deeper than ``free_drop``) is climbed down its face, not dropped; 0: never.
+    ``climb_down_max`` (X40 ``climb_over_actions`` false): a face deeper than this is
+    dropped, as no one action's movement climbs it down; 0: no limit.
     """
 
     free_jump: int
@@ -48,6 +50,7 @@ class MoveProfile:
     hurdles: bool = False
     alternate: bool = False  # X49: every second diagonal metre costs 2 (1-2-1)
     climb_down: int = 0
+    climb_down_max: int = 0
 
 
 Edge = tuple[int, int, int, int]  # (to, metres, StepKind, drop)
@@ -90,7 +93,7 @@ def _terrain_edges(bm: BattleMap, a: int, profile: MoveProfile) -> tuple[Edge, .
                 # Bewegung, higher with Infiltration. A climbable ledge is climbed (B03).
                 kind = StepKind.NORMAL if dh <= profile.free_jump else StepKind.JUMP
                 hops.append((n, dh, kind, 0))
-        elif climb_down and -dh >= climb_down:
+        elif climb_down and climb_down <= -dh and not 0 < profile.climb_down_max < -dh:
             out.append((n, profile.slow_cost * -dh, StepKind.CLIMB, 0))
         else:
             out.append((n, 1, StepKind.DROP, -dh))

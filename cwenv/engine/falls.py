@@ -18,22 +18,14 @@ from cwenv.engine.damage import DamageFrame
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.payloads import CheckPurpose, FallPrompt
 from cwenv.model.types import CheckValue, Condition
-from cwenv.rules.options import Rounding
 from cwenv.rules.probe import ProbeResult
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.state import Combat
 
-from cwenv.engine.movement import FALL_METRES_PER_DIE, MoveFrame, move_profile
+from cwenv.engine.movement import MoveFrame, fall_dice, move_profile
 from cwenv.invariants import present
-
-
-def fall_dice(c: Combat, metres: int) -> int:
-    """B05, X18: 1W10 per full 3 m (or per started 3 m when rounding up)."""
-    if c.options.fall_dice_rounding is Rounding.UP:
-        return -(-metres // FALL_METRES_PER_DIE)
-    return metres // FALL_METRES_PER_DIE
 
 
 class FallStage(IntEnum):
@@ -115,7 +107,7 @@ class FallFrame(Frame):
                 self.reduce += result.qs
             self.stage = _FALL_FALLING
         if self.stage == _FALL_FALLING:
-            dice = max(0, fall_dice(c, self.metres) - self.reduce)
+            dice = max(0, fall_dice(c.options, self.metres) - self.reduce)
             c.emit(ev.Fell(f.idx, self.metres, dice))
             self.stage = _FALL_FINISHED
             if dice:

@@ -24,7 +24,7 @@ from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.payloads import BlockadePrompt
 from cwenv.engine.victory import escapes
 from cwenv.model.types import AttackMode, Condition, WeaponKind
-from cwenv.rules.options import ClimbDown, DropAbsorbed, ProneMovement, Rounding
+from cwenv.rules.options import ClimbDown, DropAbsorbed, ProneMovement, Rounding, RuleOptions
 
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
@@ -48,40 +48,59 @@ def movement_allowance(c: Combat, f: FighterState) -> int:
 
 
 def move_profile(c: Combat, f: FighterState) -> MoveProfile:
+    """The fighter's step costs (:func:`profile_for` under the combat's readings)."""
+    eingeschraenkt = bool(f.conditions >> Condition.EINGESCHRAENKT & 1)
+    return profile_for(c.options, f.spec.movement, eingeschraenkt)
+
+
+def profile_for(options: RuleOptions, movement: int, eingeschraenkt: bool) -> MoveProfile:
     """Free jump and absorbed drop are half the fighter's current Bewegung, min. 1 m (B02,
     B06); sprinting does not widen them. Climbing and swimming cost double (B03, B04); under
-    Eingeschränkt that halving stacks unless X40 says otherwise."""
-    bewegung = movement_allowance_base(c, f)
+    Eingeschränkt that halving stacks unless X40 says otherwise. The engine and the
+    scenario generator's reachability check (:mod:`cwenv.content.generate.reach`) both
+    build profiles here, so a new reading of a step changes one place."""
+    bewegung = max(1, movement // 2) if eingeschraenkt else movement
     half = max(1, bewegung // 2)
     # B06: a drop of *less than* half Bewegung (min. 1 m) is absorbed (X18 reading).
-    if c.options.drop_absorbed is DropAbsorbed.BELOW_HALF:
+    if options.drop_absorbed is DropAbsorbed.BELOW_HALF:
         drop = max(1, -(-bewegung // 2) - 1)
     else:
         drop = half
     slow = 2
-    if f.conditions >> Condition.EINGESCHRAENKT & 1 and not c.options.halvings_stack:
+    if eingeschraenkt and not options.halvings_stack:
         slow = 1
+    # X40 climb_over_actions false: a face no one action's movement climbs down is dropped
+    # (B06's Schwierige Bewegung), or a fighter on a high ledge would have no way down.
+    climb_down_max = 0 if options.climb_over_actions else max(1, bewegung // slow)
     return MoveProfile(
         free_jump=half,
         free_drop=drop,
         slow_cost=slow,
-        max_jump=max(1, f.spec.movement),
-        hurdles=c.options.hurdles,
-        alternate=c.options.diagonals_alternate,
-        climb_down=climb_down_depth(c),
+        max_jump=max(1, movement),
+        hurdles=options.hurdles,
+        alternate=options.diagonals_alternate,
+        climb_down=climb_down_depth(options),
+        climb_down_max=climb_down_max,
     )
 
 
-def climb_down_depth(c: Combat) -> int:
+def fall_dice(options: RuleOptions, metres: int) -> int:
+    """B05, X18: 1W10 per full 3 m (or per started 3 m when rounding up)."""
+    if options.fall_dice_rounding is Rounding.UP:
+        return -(-metres // FALL_METRES_PER_DIE)
+    return metres // FALL_METRES_PER_DIE
+
+
+def climb_down_depth(options: RuleOptions) -> int:
     """B03, X62 ``climb_down``: the least depth a fighter on a climbable ledge climbs down
-    rather than drops (0: never). ``when_hurt``: the least fall that rolls a die (B05,
-    X18 fall_dice_rounding); only drops deeper than the absorbed one are ever in question."""
-    reading = c.options.climb_down
+    rather than drops (0: never). ``when_hurt``: the least fall that rolls a die
+    (:func:`fall_dice`); only drops deeper than the absorbed one are ever in question."""
+    reading = options.climb_down
     if reading is ClimbDown.NEVER:
         return 0
-    if reading is ClimbDown.ALWAYS or c.options.fall_dice_rounding is Rounding.UP:
+    if reading is ClimbDown.ALWAYS:
         return 1
-    return FALL_METRES_PER_DIE
+    return next((m for m in range(1, 100) if fall_dice(options, m) > 0), 0)
 
 
 def movement_allowance_base(c: Combat, f: FighterState) -> int:

@@ -17,21 +17,30 @@ from collections.abc import Iterable, Sequence
 from cwenv.battlemap.grid import BattleMap, Terrain
 from cwenv.battlemap.steps import MoveProfile, StepKind, terrain_edges
 from cwenv.engine.game import Game, VictoryKind
+from cwenv.engine.movement import profile_for
+from cwenv.rules.options import ClimbDown, DropAbsorbed, RuleOptions
 
 Graph = list[list[int]]
 SLOWEST = 6  # Bewegung of every shipped archetype the generator uses (X13)
 
 
-def profile_for(bewegung: int) -> MoveProfile:
-    """The stricter of the engine's two readings of free jumps and drops (B02, B06)."""
-    half = max(1, bewegung // 2)
-    drop = min(half, max(1, -(-bewegung // 2) - 1))
-    return MoveProfile(free_jump=half, free_drop=drop, max_jump=max(1, bewegung))
+# The strictest readings of the steps (fewest ways): a core that holds under them holds
+# under every reading. Drops absorbed below half Bewegung (B06, X18), no hurdles (X48), and
+# every deep face of a climbable ledge climbed down (B03, X62), which costs more than
+# Bewegung where the drop cost one metre.
+STRICT = RuleOptions(
+    drop_absorbed=DropAbsorbed.BELOW_HALF, hurdles=False, climb_down=ClimbDown.ALWAYS
+)
+
+
+def generator_profile(bewegung: int) -> MoveProfile:
+    """The engine's profile (:func:`cwenv.engine.movement.profile_for`) under ``STRICT``."""
+    return profile_for(STRICT, bewegung, eingeschraenkt=False)
 
 
 def step_graph(bm: BattleMap, bewegung: int = SLOWEST) -> Graph:
     """Each cell's strict successors (see the module docstring)."""
-    profile = profile_for(bewegung)
+    profile = generator_profile(bewegung)
     graph: Graph = [[] for _ in range(bm.size)]
     for a in range(bm.size):
         t = bm.terrain[a]

@@ -67,7 +67,8 @@ class MovementOptions(Section):
         "at the wall between them; a failed check makes no headway (as for a whole climb); "
         "moving otherwise, falling prone, Benommen or going down let go (a fall: "
         "climb_let_go_falls).",
-        "false: a ledge is climbed whole within one action's movement or not at all",
+        "false: a ledge is climbed whole within one action's movement or not at all (a "
+        "face too high for that is dropped, not climbed down: X62 climb_down)",
     )
     climb_let_go_falls: bool = documented(
         True,
@@ -92,7 +93,11 @@ class MovementOptions(Section):
         "makes no headway, as climbing up; letting go part-way falls the rest of the way "
         "(X40 climb_let_go_falls) into the cell below. Shallower deep drops stay drops; a "
         "route round the ledge that a cheaper whole Schwierige Bewegung takes (a drop off a "
-        "plain edge beside it) still beats a partial climb down (X40).",
+        "plain edge beside it) still beats a partial climb down (X40). B06 ('Tiefere Stürze "
+        "erfordern eine Probe auf Infiltration … Schwierige Bewegung') allows a deliberate "
+        "drop down the same face too; with one Schwierige Bewegung per destination cell the "
+        "climb is read where both are open, and the drop where no climb is: a face higher "
+        "than one action's movement climbs under X40 climb_over_actions false is dropped.",
         "never: every step down deeper than the absorbed drop is a drop (B06; the engine "
         "before #15); always: every such step off a climbable ledge is climbed down",
     )
