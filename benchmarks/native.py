@@ -204,6 +204,7 @@ def measure(seconds: float, repeats: int, combats: int) -> dict[str, dict[str, l
         name: {engine: [] for engine in los.ENGINES} for name in FIGURES
     }
     digests: dict[str, list[str]] = {engine: [] for engine in los.ENGINES}
+    chosen = los.engine()  # given back afterwards, so a caller on the reference stays there
     try:
         for round_ in range(repeats):
             for engine in los.ENGINES:
@@ -216,7 +217,7 @@ def measure(seconds: float, repeats: int, combats: int) -> dict[str, dict[str, l
             for engine, value in _combats(game, seeds, digests).items():
                 out["combat"][engine].append(value)
     finally:
-        los.use_engine("native")
+        los.use_engine(chosen)
     if digests["native"] != digests["python"]:
         raise SystemExit("the engines disagree: the same seeds gave different event logs")
     return out

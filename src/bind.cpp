@@ -4,6 +4,7 @@
 #include <nanobind/ndarray.h>
 
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "faults.hpp"
 #include "los.hpp"
 #include "paths.hpp"
 
@@ -167,6 +169,13 @@ void LoadRoutes(Routes& out, const RoutesState& t) {
   new (&out) Routes(Routes::Load(std::move(s)));
 }
 
+// Test-only (faults.hpp): plant one named deviation from the reference, or none.
+void PlantFault(const std::string& name) {
+  if (name == "provocation_tie") cwenv::g_fault = cwenv::Fault::kProvocationTie;
+  else if (name == "cover_level") cwenv::g_fault = cwenv::Fault::kCoverLevel;
+  else throw std::invalid_argument("unknown fault " + name + "; choose provocation_tie or cover_level");
+}
+
 nb::list Dests(const Routes& routes) {
   nb::list out;
   for (int c : routes.dests()) out.append(c);
@@ -229,6 +238,11 @@ NB_MODULE(_core, m) {
       .def("route", &RouteOf, nb::arg("cell"),
            "(cells, metres, kind, provocations, drop, first_hard, parity) of the route to "
            "``cell``; KeyError when it is no destination.");
+
+  m.def("_fault", &PlantFault, nb::arg("name"),
+        "Test only: plant one deviation from the reference (provocation_tie, cover_level).");
+  m.def("_faults_off", [] { cwenv::g_fault = cwenv::Fault::kNone; },
+        "Test only: the core answers as the reference again.");
 
   m.def("supercover", &SupercoverSteps, nb::arg("width"), nb::arg("a"), nb::arg("b"),
         "The steps of the line from ``a`` to ``b`` (los.py's SightLine.steps).");

@@ -1,5 +1,7 @@
 #include "los.hpp"
 
+#include "faults.hpp"
+
 #include <cstdlib>
 #include <utility>
 
@@ -91,6 +93,7 @@ Cover Lines::TerrainCover(std::span<const std::uint8_t> opaque, int a, int b) co
     if (s.second >= 0) consider(s.second);
     return true;
   });
+  if (g_fault == Fault::kCoverLevel && best == Cover::kThreeQuarter) best = Cover::kHalf;
   return blocked ? Cover::kFull : best;
 }
 

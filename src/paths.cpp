@@ -1,5 +1,7 @@
 #include "paths.hpp"
 
+#include "faults.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <utility>
@@ -160,8 +162,10 @@ int Routes::Key(int cell) const {
     for (int p = 0; p < par_; ++p) {
       const int key = (cell * mult_ + kind) * par_ + p;
       if (best_[key] < 0) continue;
-      if (best_key < 0 || std::pair(best_[key], prov_[key]) <
-                              std::pair(best_[best_key], prov_[best_key]))
+      // The planted fault (faults.hpp) counts provocations negatively: more win a tie.
+      const int sign = g_fault == Fault::kProvocationTie ? -1 : 1;
+      if (best_key < 0 || std::pair(best_[key], sign * prov_[key]) <
+                              std::pair(best_[best_key], sign * prov_[best_key]))
         best_key = key;
     }
   }

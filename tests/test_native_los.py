@@ -22,7 +22,7 @@ from cwenv.battlemap import los
 from cwenv.battlemap.grid import BattleMap
 from cwenv.model.types import CoverLevel
 from cwenv.runner.task import load_game
-from tests.native_maps import GENERATED, SCENARIOS, all_maps
+from tests.native_maps import GENERATED, SCENARIOS, all_maps, engine_as
 
 
 @pytest.fixture(scope="module")
@@ -84,16 +84,13 @@ def test_los_answers_from_the_core_by_default_and_the_reference_on_request() -> 
     opaque = bm.initial_opacity()
     answers = {}
     for choice in los.ENGINES:
-        los.use_engine(choice)
-        try:
+        with engine_as(choice):
             assert los.engine() == choice
             answers[choice] = [
                 (los.has_line_of_sight(bm, opaque, a, b), los.terrain_cover(bm, opaque, a, b))
                 for a in range(bm.size)
                 for b in range(bm.size)
             ]
-        finally:
-            los.use_engine("native")
     assert answers["native"] == answers["python"]
     assert (False, CoverLevel.FULL) in answers["native"]  # the wall hides some cells
     assert (True, CoverLevel.HALF) in answers["native"]  # the crate covers some
@@ -151,12 +148,9 @@ def test_whole_combats_are_the_same_under_both_engines(agent: str, scenarios: li
         game = load_game(name)
         logs = {}
         for choice in los.ENGINES:
-            los.use_engine(choice)
-            try:
+            with engine_as(choice):
                 c = game.new_combat(7)
                 agents = {side: make_agent(agent) for side in (0, 1, 2)}
                 play_out(c, agents, {side: random.Random(side) for side in agents})
                 logs[choice] = c.events
-            finally:
-                los.use_engine("native")
         assert logs["native"] == logs["python"], name

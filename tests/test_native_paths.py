@@ -26,7 +26,7 @@ from cwenv.battlemap.paths import NativeReach, Reach, Route, reachable
 from cwenv.battlemap.steps import MoveProfile, StepKind
 from cwenv.rules.readings import BlockadeGeometry
 from cwenv.runner.task import load_game
-from tests.native_maps import GENERATED, SCENARIOS, all_maps
+from tests.native_maps import GENERATED, SCENARIOS, all_maps, engine_as
 
 
 @pytest.fixture(scope="module")
@@ -87,11 +87,8 @@ def _answers(reach: Reach) -> tuple[list[int], list[Route]]:
 
 
 def _search(engine: str, args: dict[str, object]) -> Reach:
-    los.use_engine(engine)
-    try:
+    with engine_as(engine):
         return reachable(**args)  # type: ignore[arg-type]
-    finally:
-        los.use_engine("native")
 
 
 def test_every_map_every_search_agrees_with_the_reference(
@@ -125,7 +122,8 @@ def test_every_map_every_search_agrees_with_the_reference(
 def test_routes_refuse_a_cell_that_is_not_reached() -> None:
     bm = BattleMap.from_rows(["..#.", "...."])
     blocked = bytearray(0 if t.standable else 1 for t in bm.terrain)
-    reach = reachable(bm, blocked, 0, 1, MoveProfile(free_jump=1, free_drop=1))
+    with engine_as("native"):  # under CWENV_ENGINE=python too
+        reach = reachable(bm, blocked, 0, 1, MoveProfile(free_jump=1, free_drop=1))
     assert isinstance(reach, NativeReach)
     assert reach.dests == [1, 4, 5]
     with pytest.raises(KeyError):
@@ -163,14 +161,11 @@ def test_whole_combats_are_the_same_under_both_engines(variant: dict[str, object
         game = replace(game, options=replace(game.options, **variant))
         logs = {}
         for choice in los.ENGINES:
-            los.use_engine(choice)
-            try:
+            with engine_as(choice):
                 c = game.new_combat(11)
                 agents = {side: make_agent("greedy") for side in (0, 1, 2)}
                 play_out(c, agents, {side: random.Random(side) for side in agents})
                 logs[choice] = c.events
-            finally:
-                los.use_engine("native")
         assert logs["native"] == logs["python"], (name, variant)
 
 
@@ -184,8 +179,7 @@ def test_a_combat_mid_turn_pickles_and_deep_copies(engine: str) -> None:
     from cwenv.agent import play_out
     from cwenv.agent_registry import make_agent
 
-    los.use_engine(engine)
-    try:
+    with engine_as(engine):
         c = load_game("feuergefecht").new_combat(5)
         for _ in range(3):
             c.apply(c.legal_actions()[-1])
@@ -197,8 +191,6 @@ def test_a_combat_mid_turn_pickles_and_deep_copies(engine: str) -> None:
             agents = {side: make_agent("greedy") for side in (0, 1, 2)}
             play_out(combat, agents, {side: random.Random(side) for side in agents})
             logs.append(combat.events)
-    finally:
-        los.use_engine("native")
     assert logs[0] == logs[1] == logs[2]
     assert len(logs[0]) > 20
 

@@ -1,0 +1,17 @@
+// Test-only planted deviations (tests/test_native_faults.py, docs/native.md): a switch
+// that makes the core answer one thing differently from the reference, so that a test
+// can show the conformance checks notice it. Off unless a test turns one on through
+// cwenv._core._fault; nothing else may set it.
+#pragma once
+
+namespace cwenv {
+
+enum class Fault {
+  kNone,
+  kProvocationTie,  // Routes::Key prefers the state with more provocations on a metre tie
+  kCoverLevel,      // Lines::TerrainCover reports three-quarter cover as half
+};
+
+inline Fault g_fault = Fault::kNone;
+
+}  // namespace cwenv
