@@ -64,6 +64,8 @@ def _searches(bm: BattleMap, rng: random.Random) -> Iterator[dict[str, object]]:
                     max_jump=max(1, bewegung),
                     hurdles=hurdles,
                     alternate=alternate,
+                    climb_down=rng.choice((0, 1, 3)),  # B03, X62: climbing down off 'H'
+                    climb_down_max=rng.choice((0, 2)),  # X40 climb_over_actions false
                 )
                 for geometry in (None, *BlockadeGeometry):
                     threat = None if geometry is None else Threat(bm, guards, geometry)
@@ -96,7 +98,7 @@ def test_every_map_every_search_agrees_with_the_reference(
 ) -> None:
     assert len(maps) == len(SCENARIOS) + len(GENERATED)
     seen_kinds: set[StepKind] = set()
-    provoked = dropped = odd = 0
+    provoked = dropped = odd = climbed_down = 0
     searches = 0
     for name, bm in maps:
         rng = random.Random(name)
@@ -112,10 +114,13 @@ def test_every_map_every_search_agrees_with_the_reference(
                 provoked += route.provocations > 0
                 dropped += route.drop > 0
                 odd += route.parity
+                climbed_down += route.kind is StepKind.CLIMB and (
+                    args["bm"].elevation[route.dest] < args["bm"].elevation[args["start"]]
+                )
             searches += 1
     # the comparison met every step kind, provocations, drops and odd parities somewhere
     assert seen_kinds == set(StepKind), seen_kinds
-    assert provoked and dropped and odd, (provoked, dropped, odd)
+    assert provoked and dropped and odd and climbed_down, (provoked, dropped, odd, climbed_down)
     assert searches == len(maps) * 2 * 4 * 4 * 2
 
 
