@@ -189,8 +189,10 @@ nb::tuple RouteOf(const Routes& routes, int cell) {
   const cwenv::Route r = routes.Get(cell);
   nb::list cells;
   for (int c : r.cells) cells.append(c);
+  nb::list spent;
+  for (int m : r.spent) spent.append(m);
   return nb::make_tuple(nb::tuple(cells), r.metres, r.kind, r.provocations, r.drop,
-                        r.first_hard, r.parity);
+                        r.first_hard, r.parity, nb::tuple(spent));
 }
 
 }  // namespace
@@ -236,7 +238,7 @@ NB_MODULE(_core, m) {
       .def("__getstate__", &SaveRoutes)
       .def("__setstate__", &LoadRoutes)
       .def("route", &RouteOf, nb::arg("cell"),
-           "(cells, metres, kind, provocations, drop, first_hard, parity) of the route to "
+           "(cells, metres, kind, provocations, drop, first_hard, parity, spent) of the route to "
            "``cell``; KeyError when it is no destination.");
 
   m.def("_fault", &PlantFault, nb::arg("name"),

@@ -176,15 +176,20 @@ int Routes::Key(int cell) const {
 Route Routes::Get(int cell) const {
   const int key = Key(cell);
   std::vector<int> path{cell};
+  std::vector<int> spent{best_[key]};
   int first_hard_from_end = -1;
   for (int k = key; k != start_key_;) {
     const int before = pred_[k];
     if ((before / par_) % mult_ == 0 && (k / par_) % mult_ != 0)
       first_hard_from_end = static_cast<int>(path.size()) - 1;
     k = before;
-    if (k != start_key_) path.push_back(k / (mult_ * par_));
+    if (k != start_key_) {
+      path.push_back(k / (mult_ * par_));
+      spent.push_back(best_[k]);
+    }
   }
   std::reverse(path.begin(), path.end());
+  std::reverse(spent.begin(), spent.end());
   const int last = static_cast<int>(path.size()) - 1;
   return Route{
       .cells = std::move(path),
@@ -194,6 +199,7 @@ Route Routes::Get(int cell) const {
       .drop = drop_[key],
       .first_hard = first_hard_from_end >= 0 ? last - first_hard_from_end : -1,
       .parity = key % par_,
+      .spent = std::move(spent),
   };
 }
 

@@ -54,6 +54,7 @@ struct Route {
   int drop;
   int first_hard;
   int parity;
+  std::vector<int> spent;  // the metres spent on reaching each of cells
 };
 
 // What one search starts from (paths.py reachable's arguments).

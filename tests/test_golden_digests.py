@@ -11,6 +11,10 @@ event's ``repr``; the digests were re-recorded once, and ``LEGACY`` keeps the on
 before: the same games, with their events written the old way
 (:func:`tests.golden.legacy.legacy_repr`), give exactly those, so only the field types
 changed, not a die, a choice or an outcome.
+
+The Moved-metres fix re-recorded the three feuergefecht digests: ``Moved.metres`` is the
+metres of Bewegung spent (X48 hurdles, B03 climbs, X49), not the cells entered. ``LEGACY``
+writes the cells entered again and stayed as it was, so nothing else changed.
 """
 
 from __future__ import annotations
@@ -25,11 +29,11 @@ from tests.golden.legacy import legacy_events_hash
 GAMES = {
     # (scenario, rules, agent, games): digest of the events hashes of seeds 1..games
     ("duell", None, "greedy", 20): "d1ccbe950ecf0cf55bae566697f2cdc3",
-    ("feuergefecht", None, "greedy", 20): "70ca39e35e1d08aaaef8d898e969e0f9",
+    ("feuergefecht", None, "greedy", 20): "aee3672d559bdf497015daff593894e2",
     ("strassenschlacht", None, "greedy", 20): "a9e36712e2c9f5eacc90104f560c02d8",
-    ("feuergefecht", "passes", "greedy", 10): "9dbd4e8a98706d94c43a9020c3803a14",
+    ("feuergefecht", "passes", "greedy", 10): "0df8415a09f7715908d564298f68c7fe",
     ("duell", None, "taktiker", 6): "e97a5db889d62fa0546370d63d712a10",
-    ("feuergefecht", None, "taktiker", 3): "52be1fdc2322ebe155e5d02c2d22f3b9",
+    ("feuergefecht", None, "taktiker", 3): "b9066e6364e037c7a1e1d5ef0b8b9c94",
 }
 LEGACY = {
     # the same games' digests before issue #14 item 2, over the events written the old way

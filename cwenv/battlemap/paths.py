@@ -45,7 +45,9 @@ class Route:
     """A way to ``dest``: its ``cells`` after the start, cost in metres, and the kind of
     difficult step it uses (NORMAL for free movement). ``drop`` is the deepest drop taken;
     ``first_hard`` the index in ``cells`` of the first cell reached by a difficult step;
-    ``parity`` that of the diagonal metres taken by its end (X49)."""
+    ``parity`` that of the diagonal metres taken by its end (X49); ``spent`` the metres of
+    Bewegung spent on reaching each of ``cells`` (X48 jumps, B03 climbs, X49 included), so a
+    move cut short is told in the metres it walked."""
 
     dest: int
     cells: tuple[int, ...]
@@ -55,6 +57,7 @@ class Route:
     drop: int = 0
     first_hard: int = -1
     parity: int = 0
+    spent: tuple[int, ...] = ()
 
 
 class Reach:
@@ -133,6 +136,8 @@ class Reach:
             raise KeyError(cell)
         key = self._key(cell)
         path = [cell]
+        best = self._best
+        spent = [best[key]]
         first_hard_from_end = -1
         k = key
         mult, par = self._mult, self._par
@@ -144,7 +149,9 @@ class Reach:
             k = before
             if k != start_key:
                 path.append(k // (mult * par))
+                spent.append(best[k])
         path.reverse()
+        spent.reverse()
         first_hard = len(path) - 1 - first_hard_from_end if first_hard_from_end >= 0 else -1
         return Route(
             dest=cell,
@@ -155,6 +162,7 @@ class Reach:
             drop=self._drop.get(key, 0),
             first_hard=first_hard,
             parity=key % par,
+            spent=tuple(spent),
         )
 
 
@@ -376,8 +384,10 @@ class NativeReach(Reach):
         not reachable."""
         if cell not in self.dest_set:
             raise KeyError(cell)
-        cells, metres, kind, provocations, drop, first_hard, parity = self._found.route(cell)
-        return Route(cell, cells, metres, StepKind(kind), provocations, drop, first_hard, parity)
+        cells, metres, kind, provocations, drop, first_hard, parity, spent = self._found.route(cell)
+        return Route(
+            cell, cells, metres, StepKind(kind), provocations, drop, first_hard, parity, spent
+        )
 
 
 NO_REACH = Reach(-1, {}, {}, {}, {}, [], False)

@@ -183,7 +183,8 @@ class ClimbFrame(Frame):
                 return DONE
             climbed = plan.done + plan.gained
             if climbed >= plan.height:
-                return MoveFrame(f.idx, (plan.ledge,), "klettert")
+                # The last part is told in the metres of Bewegung it cost (B03: 2 m a metre).
+                return MoveFrame(f.idx, (plan.ledge,), "klettert", spent=(plan.metres,))
             f.climb_cell = plan.ledge
             f.climb_height = climbed
             cell = c.bm.cell(plan.ledge)

@@ -59,13 +59,24 @@ class DragFrame(Frame):
     into each cell the attacker leaves. The attacker's own steps may provoke
     Blockadeangriffe (R04); the target's only under X43 ALL_FORCED."""
 
-    __slots__ = ("a_done", "asked", "attacker", "i", "path", "reactor", "t_done", "target")
+    __slots__ = (
+        "a_done",
+        "asked",
+        "attacker",
+        "i",
+        "path",
+        "reactor",
+        "spent",
+        "t_done",
+        "target",
+    )
 
     def __init__(self, attacker: int, target: int) -> None:
         super().__init__()
         self.attacker = attacker
         self.target = target
         self.path: tuple[int, ...] = ()
+        self.spent: tuple[int, ...] = ()  # the drag route's metres per cell
         self.i = 0
         self.asked: tuple[int, ...] = ()
         self.reactor = -1
@@ -117,7 +128,8 @@ class DragFrame(Frame):
         if self.stage == _ANSWERED:
             if value.kind is ActionKind.DRAG_STOP:
                 return DONE
-            self.path = self._reach(c, a).route(value.cell).cells
+            route = self._reach(c, a).route(value.cell)
+            self.path, self.spent = route.cells, route.spent
             self.stage = _DRAGGING
             value = None
         if self.stage == _REACTOR_ANSWERED:  # a reactor answered
@@ -147,7 +159,12 @@ class DragFrame(Frame):
             self.i += 1
         if self.a_done:
             c.emit(
-                ev.Moved(a.idx, tuple(c.bm.cell(x) for x in self.a_done), len(self.a_done), "zerrt")
+                ev.Moved(
+                    a.idx,
+                    tuple(c.bm.cell(x) for x in self.a_done),
+                    self.spent[len(self.a_done) - 1],
+                    "zerrt",
+                )
             )
             c.emit(ev.ForcedMove(t.idx, tuple(c.bm.cell(x) for x in self.t_done), "Mitzerren"))
         return DONE

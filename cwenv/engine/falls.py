@@ -263,16 +263,18 @@ class SchwierigFrame(Frame):
             self.stage = _HARD_MOVED
             how = DIFFICULT_VERBS[route.kind]
             if value.success:
-                return MoveFrame(f.idx, route.cells, how)
+                return MoveFrame(f.idx, route.cells, how, spent=route.spent)
             if route.kind in (StepKind.CLIMB, StepKind.SWIM):
                 # H07/B01: the check is for the climb or the swim only; the ordinary walk to
                 # the foot of the wall (or the shore) before it is still made.
                 c.emit(ev.Acted(f.idx, "scheitert", how))
                 self.stage = _HARD_FINISHED
-                return MoveFrame(f.idx, route.cells[: max(route.first_hard, 0)], "geht")
+                free = max(route.first_hard, 0)
+                return MoveFrame(f.idx, route.cells[:free], "geht", spent=route.spent[:free])
             if route.kind is StepKind.JUMP:
-                return MoveFrame(f.idx, route.cells[: max(route.first_hard, 0)], how)
-            return MoveFrame(f.idx, route.cells, how)
+                free = max(route.first_hard, 0)
+                return MoveFrame(f.idx, route.cells[:free], how, spent=route.spent[:free])
+            return MoveFrame(f.idx, route.cells, how, spent=route.spent)
         if self.stage == _HARD_MOVED:
             self.stage = _HARD_FINISHED
             result = present(self.result, "the roll of the move")

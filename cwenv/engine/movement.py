@@ -196,14 +196,36 @@ _WALKING, _REACTOR_ANSWERED, _RESUMED = MoveStage
 class MoveFrame(Frame):
     """Walk ``path`` cell by cell. Before each step every enemy it passes within melee reach
     may make a Blockadeangriff with a reaction (R04); a mover brought down or made benommen
-    stops. ``provoke`` is False for forced movement that does not trigger it (X43)."""
+    stops. ``provoke`` is False for forced movement that does not trigger it (X43).
+    ``spent``: the metres of Bewegung spent on reaching each cell of ``path`` (a searched
+    route's :attr:`Route.spent`: X48 jumps, B03 climbs, X49 diagonals); by default one metre
+    a cell (B01), as forced movement is counted. The Moved event tells the metres walked."""
 
-    __slots__ = ("asked", "done", "fighter", "how", "i", "path", "provoke", "reactor", "start")
+    __slots__ = (
+        "asked",
+        "done",
+        "fighter",
+        "how",
+        "i",
+        "path",
+        "provoke",
+        "reactor",
+        "spent",
+        "start",
+    )
 
-    def __init__(self, fighter: int, path: tuple[int, ...], how: str, provoke: bool = True) -> None:
+    def __init__(
+        self,
+        fighter: int,
+        path: tuple[int, ...],
+        how: str,
+        provoke: bool = True,
+        spent: tuple[int, ...] = (),
+    ) -> None:
         super().__init__()
         self.fighter = fighter
         self.path = path
+        self.spent = spent or tuple(range(1, len(path) + 1))
         self.how = how
         self.provoke = provoke
         self.i = 0
@@ -274,7 +296,12 @@ class MoveFrame(Frame):
             self.done = self.done[: self.done.index(f.pos) + 1] if f.pos in self.done else ()
         if self.done:
             c.emit(
-                ev.Moved(f.idx, tuple(c.bm.cell(x) for x in self.done), len(self.done), self.how)
+                ev.Moved(
+                    f.idx,
+                    tuple(c.bm.cell(x) for x in self.done),
+                    self.spent[len(self.done) - 1],
+                    self.how,
+                )
             )
             if c.options.zielen_lost_on_move and f.aim_stacks:
                 f.aim_stacks = 0

@@ -152,7 +152,7 @@ class TurnFrame(Frame):
             self.moved += route.metres
             self.parity = route.parity
             how = "sprintet" if self.sprint_bonus else "geht"
-            return MoveFrame(f.idx, route.cells, how)
+            return MoveFrame(f.idx, route.cells, how, spent=route.spent)
         if kind is ActionKind.MUMM_EXTRA_ACTION:  # M07
             spend_mumm(c, f, MummSpend.ZUSAETZLICHE_AKTION)
             f.extra_action_used = True

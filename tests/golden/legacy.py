@@ -20,6 +20,10 @@ MummSpent           ``spend`` (its German name)          ``spend`` (MummSpend)
 unchanged); the golden digests taken before the change are reproduced from today's games
 through it (``tests/test_golden_legacy.py``), which shows that the same dice, choices and
 outcomes happen and only the field types changed.
+
+``Moved.metres`` counted the cells entered until the Moved-metres fix (a jump over a
+crate, X48, told as 1 m); it is the metres of Bewegung spent now. The old reprs write the
+count of cells again, so the digests also show that the fix changed nothing but that field.
 """
 
 from __future__ import annotations
@@ -65,6 +69,8 @@ def legacy_repr(e: ev.Event) -> str:
             "MummSpent",
             [("fighter", e.fighter), ("spend", e.spend.label), ("cost", e.cost), ("left", e.left)],
         )
+    if isinstance(e, ev.Moved):  # the cells entered, as metres were told before
+        return repr(ev.Moved(e.fighter, e.path, len(e.path), e.how))
     return repr(e)
 
 
