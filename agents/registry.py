@@ -212,13 +212,26 @@ POLICY_DIR = Path(__file__).resolve().parent / "policies"
 
 
 def shipped_policies() -> list[str]:
-    """``policy:`` specs of the bundles shipped in ``agents/policies/``."""
+    """Agent specs of the bundles shipped in ``agents/policies/``: ``scorer:`` for encoding
+    2's candidate scorers, ``policy:`` for the MLP policies (by the manifest's ``format``;
+    an unreadable manifest is listed as ``policy:``, whose loader says what is wrong)."""
     if not POLICY_DIR.is_dir():
         return []
     return [
-        f"policy:agents/policies/{p.parent.name}"
+        f"{_bundle_prefix(p)}:agents/policies/{p.parent.name}"
         for p in sorted(POLICY_DIR.glob("*/manifest.json"))
     ]
+
+
+def _bundle_prefix(manifest: Path) -> str:
+    from agents.policy.manifest import MAX_MANIFEST_BYTES, parse_manifest_json
+    from agents.policy.scorer_bundle import FORMAT as SCORER_FORMAT
+
+    try:
+        data = parse_manifest_json(manifest.read_bytes()[: MAX_MANIFEST_BYTES + 1])
+    except (OSError, ValueError):
+        return "policy"
+    return "scorer" if data.get("format") == SCORER_FORMAT else "policy"
 
 
 def describe_agents() -> list[tuple[str, str]]:
@@ -237,7 +250,8 @@ def describe_agents() -> list[tuple[str, str]]:
             text = getattr(agent, "description", "") or text or f"configs/agents/{name}.yaml"
         out.append((name, text))
     for spec in shipped_policies():
-        out.append((spec, "trainiertes Netz (Policy-Bündel), gerechnet mit numpy"))
+        kind = "Kandidaten-Bewerter" if spec.startswith("scorer:") else "Policy-Bündel"
+        out.append((spec, f"trainiertes Netz ({kind}), gerechnet mit numpy"))
     out.append(("AGENT@STUFE", "AGENT schwächer gespielt (Stufen: docs/difficulty.md)"))
     return out
 

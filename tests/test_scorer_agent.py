@@ -148,3 +148,20 @@ def test_a_scorer_game_imports_neither_torch_nor_gymnasium(bundle: Path) -> None
 def test_an_mlp_policy_bundle_is_refused_as_a_scorer_by_its_format() -> None:
     with pytest.raises(UnknownAgentError, match=r"format 'cwenv-policy'.*policy:<bundle>"):
         make_agent("scorer:agents/policies/spiegelduell-nsc")
+
+
+def test_shipped_bundles_are_listed_with_their_own_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`cwenv agents` lists a shipped candidate scorer as ``scorer:`` and an MLP policy as
+    ``policy:`` (every shipped bundle was listed as ``policy:``, which refuses a scorer)."""
+    import agents.registry as registry
+
+    for name, fmt in (("allgemein", "cwenv-scorer"), ("duell", "cwenv-policy")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "manifest.json").write_text(json.dumps({"format": fmt}))
+    monkeypatch.setattr(registry, "POLICY_DIR", tmp_path)
+    assert registry.shipped_policies() == [
+        "scorer:agents/policies/allgemein",
+        "policy:agents/policies/duell",
+    ]

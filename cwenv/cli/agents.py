@@ -28,6 +28,7 @@ def list_agents() -> None:
     typer.echo("")
     typer.echo("Ausserdem: jede YAML-Datei mit 'kind:' als Pfad.")
     typer.echo("policy:PFAD: ein gespeichertes Policy-Bündel (Ordner mit manifest.json).")
+    typer.echo("scorer:PFAD: ein Kandidaten-Bewerter (Kodierung 2), spielt jedes Szenario.")
 
 
 @app.command("show")
