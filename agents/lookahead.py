@@ -20,14 +20,16 @@ from pydantic import Field
 from agents.search import (
     Horizon,
     SearchConfig,
+    base_scores,
     new_seed,
     prepare_agents,
     rollout,
     state_value,
     turn_candidates,
+    twin,
     worth_searching,
 )
-from cwenv.agent import ActionScores, Agent, DecisionView, Scoring
+from cwenv.agent import ActionScores, Agent, DecisionView
 from cwenv.engine.actions import Action
 from cwenv.engine.game import Game
 
@@ -71,12 +73,10 @@ class LookaheadAgent:
         """Each candidate's mean state value over its rollouts (what :func:`paired_best`
         ranks by, the prior kept on weak evidence); an unsearched decision is the base
         doctrine's, and so are its scores."""
-        twin = random.Random()
-        twin.setstate(rng.getstate())  # the base's own scores see what its act saw
+        same = twin(rng)
         choice, found = self._search(view, legal, rng)
         if found is None:
-            base = self.base
-            return base.scores(view, legal, twin) if isinstance(base, Scoring) else None
+            return base_scores(self.base, view, legal, same)
         cands, values = found
         means = {a: sum(v) / len(v) for a, v in zip(cands, values, strict=True)}
         return ActionScores(choice, means, "Rolloutwert", "rollout value")

@@ -27,14 +27,16 @@ from pydantic import Field
 from agents.search import (
     Horizon,
     SearchConfig,
+    base_scores,
     new_seed,
     prepare_agents,
     rollout,
     state_value,
     turn_candidates,
+    twin,
     worth_searching,
 )
-from cwenv.agent import ActionScores, Agent, DecisionView, Scoring
+from cwenv.agent import ActionScores, Agent, DecisionView
 from cwenv.engine.actions import Action, DecisionKind
 from cwenv.engine.game import Game
 from cwenv.model.types import Side
@@ -114,12 +116,10 @@ class MCTSAgent:
     ) -> ActionScores | None:
         """The root's mean values and visit counts (what :meth:`_choose` ranks by); a
         decision it does not search is its base doctrine's, and so are the scores."""
-        twin = random.Random()
-        twin.setstate(rng.getstate())  # the base's own scores see what its act saw
+        same = twin(rng)
         choice, root = self._search(view, legal, rng)
         if root is None:
-            base = self.base
-            return base.scores(view, legal, twin) if isinstance(base, Scoring) else None
+            return base_scores(self.base, view, legal, same)
         children = {a: n for a, n in root.children.items() if n.n}
         return ActionScores(
             choice,

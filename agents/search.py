@@ -15,7 +15,7 @@ from pydantic import Field
 from agents.board import Board, cover_cells, hostile_sides
 from agents.config import AgentConfig
 from agents.worth import condition_cost
-from cwenv.agent import Agent, DecisionView
+from cwenv.agent import ActionScores, Agent, DecisionView, Scoring
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.game import Game
@@ -81,6 +81,21 @@ def worth_searching(view: DecisionView, legal: Sequence[Action], cfg: SearchConf
     if len(legal) < 2 or view.decision.kind is not DecisionKind.TURN:
         return False
     return cfg.search_after_handlung or any(a.kind in HANDLUNG_KINDS for a in legal)
+
+
+def twin(rng: random.Random) -> random.Random:
+    """A generator in ``rng``'s state: a search's ``scores`` hands it to the base doctrine's
+    own ``scores`` when it does not search, so those see what its ``act`` saw."""
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
+
+
+def base_scores(
+    base: Agent, view: DecisionView, legal: Sequence[Action], rng: random.Random
+) -> ActionScores | None:
+    """The scores of a search's base doctrine for a decision the search leaves to it."""
+    return base.scores(view, legal, rng) if isinstance(base, Scoring) else None
 
 
 def new_seed(rng: random.Random) -> int:
