@@ -22,6 +22,8 @@
 #include "paths.hpp"
 
 namespace nb = nanobind;
+
+void BindStream(nb::module_& m);  // bind_stream.cpp
 using cwenv::Lines;
 using cwenv::Moves;
 using cwenv::Routes;
@@ -245,6 +247,8 @@ NB_MODULE(_core, m) {
         "Test only: plant one deviation from the reference (provocation_tie, cover_level).");
   m.def("_faults_off", [] { cwenv::g_fault = cwenv::Fault::kNone; },
         "Test only: the core answers as the reference again.");
+
+  BindStream(m);
 
   m.def("supercover", &SupercoverSteps, nb::arg("width"), nb::arg("a"), nb::arg("b"),
         "The steps of the line from ``a`` to ``b`` (los.py's SightLine.steps).");
