@@ -24,7 +24,7 @@ import numpy as np
 
 from agents.policy.agent import BundleAgent, PolicyMismatchWarning, cached, trained_game, warn_once
 from agents.policy.scorer import masked_probabilities
-from agents.policy.scorer_bundle import ScorerBundle, load_scorer_bundle
+from agents.policy.scorer_bundle import ScorerBundle, TrainedOn, load_scorer_bundle
 from cwenv.agent import ActionScores, DecisionView
 from cwenv.engine.actions import Action
 from cwenv.envs.encoding2 import DEFAULT_K, Session2
@@ -72,13 +72,37 @@ class ScorerAgent(BundleAgent[ScorerBundle]):
         return s
 
     def _check_scenario(self, game: Game) -> None:
+        if not self.warn:
+            return
+        pool = self.bundle.manifest.trained_on
+        if pool is not None:
+            if not _in_pool(pool, game):
+                warn_once(
+                    self.bundle.path,
+                    f"scenario {game.name}",
+                    f"trained on {_pool_label(pool)}; plays {game.name!r}, not among them",
+                )
+            return
         scenario = self.bundle.manifest.scenario
         known = trained_game(scenario, None)
-        if self.warn and (known.name if known is not None else scenario) != game.name:
+        if (known.name if known is not None else scenario) != game.name:
             warn_once(
                 self.bundle.path,
                 f"scenario {game.name}",
                 f"trained on {scenario!r}, plays {game.name!r}",
+            )
+
+    def check_side(self, view: DecisionView) -> None:
+        pool = self.bundle.manifest.trained_on
+        if pool is None:
+            super().check_side(view)
+            return
+        side = view.fighter.side.label.lower()
+        if self.warn and side not in pool.sides:
+            warn_once(
+                self.bundle.path,
+                f"side {side}",
+                f"trained for the {' and '.join(pool.sides)} side, plays the {side} side",
             )
 
     def _logits(self, view: DecisionView, legal: Sequence[Action]) -> tuple[np.ndarray, int]:
@@ -108,6 +132,36 @@ class ScorerAgent(BundleAgent[ScorerBundle]):
         chosen = legal[self._pick(logits, n, rng)]
         values = {a: float(p) for a, p in zip(legal, probs.tolist(), strict=True)}
         return ActionScores(chosen, values, "Wahrscheinlichkeit", "probability")
+
+
+def _in_pool(pool: TrainedOn, game: Game) -> bool:
+    """Whether ``game`` is one of the fights of a pool-trained bundle: a named scenario
+    (compared by the loaded game's name) or a generated seed of its range."""
+    from cwenv.content.generate import seed_in_name
+
+    seed = seed_in_name(game.name)
+    gen = pool.generated
+    if seed is not None and gen is not None and gen.first <= seed < gen.first + gen.count:
+        return True
+    for ref in pool.scenarios:
+        if ref.startswith("generated:"):
+            if seed is not None and ref == f"generated:{seed}":
+                return True
+            continue
+        known = trained_game(ref, pool.rules)
+        if (known.name if known is not None else ref) == game.name:
+            return True
+    return False
+
+
+def _pool_label(pool: TrainedOn) -> str:
+    parts = [repr(ref) for ref in pool.scenarios[:6]]
+    if len(pool.scenarios) > 6:
+        parts.append(f"{len(pool.scenarios) - 6} more")
+    if pool.generated is not None:
+        g = pool.generated
+        parts.append(f"generated seeds {g.first}…{g.first + g.count - 1}")
+    return ", ".join(parts)
 
 
 def scorer_agent(spec: str) -> ScorerAgent:

@@ -57,6 +57,29 @@ class Network(BaseModel):
     kinds: Hidden = 64
 
 
+class TrainedRange(BaseModel):
+    model_config = _STRICT
+
+    first: int = Field(ge=0, lt=2**31)
+    count: int = Field(ge=1, le=2**31)
+
+
+class TrainedOn(BaseModel):
+    """The fights a pool-trained scorer saw (``cwenv train`` with encoding 2) and those
+    held out of its training; the agent warns once for a fight outside them."""
+
+    model_config = _STRICT
+
+    scenarios: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(
+        default_factory=list, max_length=1000
+    )
+    generated: TrainedRange | None = None
+    generated_share: float = Field(1.0, ge=0, le=1, allow_inf_nan=False)
+    sides: list[Literal["gegner", "runner"]] = Field(min_length=1, max_length=2)
+    rules: str | None = Field(None, max_length=500)
+    held_out: dict[str, JsonValue] = Field(default_factory=dict)
+
+
 class ScorerManifest(BaseModel):
     model_config = _STRICT
 
@@ -70,6 +93,7 @@ class ScorerManifest(BaseModel):
     scenario: str = Field(min_length=1, max_length=500)
     side: Literal["gegner", "runner"]
     training: dict[str, JsonValue] = Field(default_factory=dict)
+    trained_on: TrainedOn | None = None  # None: one scenario and side (written before)
     weights_sha256: Sha256
     manifest_sha256: Sha256 | None = None
 
@@ -135,6 +159,7 @@ class ScorerBundle:
 def write_scorer_bundle(
     folder: str | Path, tensors: dict[str, F32], *, scenario: str, side: str,
     network: Network | None = None, training: dict[str, Any] | None = None, k: int = 512,
+    trained_on: dict[str, Any] | None = None,
 ) -> Path:  # fmt: skip
     """Write a scorer bundle for the current encoding 2 (record with ``k`` candidates)."""
     path = Path(folder)
@@ -146,6 +171,7 @@ def write_scorer_bundle(
         scenario=scenario,
         side=side,
         training=training or {},
+        trained_on=None if trained_on is None else TrainedOn.model_validate(trained_on),
         weights_sha256=write_weights(path, tensors),
     )
     _atomic_write(path / MANIFEST, sealed_manifest(m.model_dump(mode="json"), ScorerManifest))

@@ -11,8 +11,9 @@ so a crafted checkpoint in a run folder ran code on ``cwenv train --resume`` and
     ``<i>.max_exp_avg_sq`` with amsgrad);
 ``state.json``
     the counters (timesteps, updates, the learning-rate progress, episodes and recent
-    episode statistics), Adam's step counts and its groups' numeric settings, the actor's
-    layout (so a bundle is exported from the tensors alone), the resolved config, the
+    episode statistics), Adam's step counts and its groups' numeric settings, the network
+    (``mlp`` with the actor's layout, or encoding 2's ``scorer``, whose tensors name
+    themselves), so a bundle is exported from the tensors alone, the resolved config, the
     record of the observation/action encoding the policy is trained on (its fingerprint
     goes into the exported bundle; a resume on another encoding is refused), and the
     sha256 of both tensor files.
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
 from agents.policy.bundle import (
     F32,
@@ -126,10 +127,21 @@ class CheckpointState(BaseModel):
     episodes: list[Episode] = Field(default_factory=list, max_length=100_000)
     optimizer: OptimizerState
     observation: list[ObservationKey] = Field(min_length=1)
-    actor: list[ActorLayer] = Field(min_length=1)
+    # "mlp": the actor's dense layers (encoding 1); "scorer": encoding 2's candidate
+    # scorer, whose tensors are named by agents.policy.scorer (no layout needed)
+    network: Literal["mlp", "scorer"] = "mlp"
+    actor: list[ActorLayer] = Field(default_factory=list, max_length=64)
     config: dict[str, JsonValue] | None = None
     encoding: EncodingRecord | None = None  # None: written before encoding records (1)
     sha256: Digests
+
+    @model_validator(mode="after")
+    def _actor_fits_network(self) -> CheckpointState:
+        if self.network == "mlp" and not self.actor:
+            raise ValueError("actor: an mlp checkpoint lists its layers")
+        if self.network == "scorer" and self.actor:
+            raise ValueError("actor: a scorer checkpoint has no actor layers")
+        return self
 
 
 @dataclass(frozen=True)
@@ -246,9 +258,9 @@ def save_checkpoint(
     from safetensors.numpy import save
 
     from agents.training.export import actor_layout, observation_keys
-    from cwenv.envs.encoding import encoding_record
 
     policy = model.policy
+    scorer = hasattr(policy, "scorer")  # encoding 2's ScorerPolicy
     tensors = {
         k: v.detach().cpu().numpy().astype(np.float32) for k, v in policy.state_dict().items()
     }
@@ -274,13 +286,16 @@ def save_checkpoint(
         progress_remaining=float(model._current_progress_remaining),
         episodes=episodes,
         optimizer=optimizer,
-        observation=observation_keys(policy),
-        actor=[
+        observation=_space_keys(policy) if scorer else observation_keys(policy),
+        network="scorer" if scorer else "mlp",
+        actor=[]
+        if scorer
+        else [
             ActorLayer(source=source, **layer.model_dump(exclude={"kind"}))
             for layer, source in actor_layout(policy)
         ],
         config=config,
-        encoding=_record(config, encoding_record),
+        encoding=_record(config, scorer),
         sha256=sha,
     )
     _fsync_write(tmp / STATE, (state.model_dump_json(indent=2) + "\n").encode("utf-8"))
@@ -294,11 +309,27 @@ def save_checkpoint(
     return final
 
 
-def _record(config: dict[str, Any] | None, make: Any) -> EncodingRecord | None:
-    radii = [None if config is None else config.get(k) for k in ("move_radius", "drag_radius")]
-    if not all(isinstance(r, int) for r in radii):
+def _space_keys(policy: Any) -> list[ObservationKey]:
+    """The observation's keys and shapes (gymnasium's sorted Dict order)."""
+    space = policy.observation_space
+    return [ObservationKey(name=k, shape=list(space[k].shape)) for k in space.spaces]
+
+
+def _record(config: dict[str, Any] | None, scorer: bool) -> EncodingRecord | None:
+    """The encoding the run's env has: encoding 2 with the config's K for the scorer, the
+    grid encoding of the config's action window for the MLP."""
+    if scorer:
+        from cwenv.envs.encoding2 import encoding2_record
+
+        net = None if config is None else config.get("scorer")
+        k = net.get("k") if isinstance(net, dict) else None
+        return EncodingRecord.model_validate(encoding2_record(k)) if isinstance(k, int) else None
+    from cwenv.envs.encoding import encoding_record
+
+    move, drag = (None if config is None else config.get(k) for k in ("move_radius", "drag_radius"))
+    if not isinstance(move, int) or not isinstance(drag, int):
         return None
-    return EncodingRecord.model_validate(make(*radii))
+    return EncodingRecord.model_validate(encoding_record(move, drag))
 
 
 # -- reading ------------------------------------------------------------------------------------

@@ -89,6 +89,75 @@ class Evaluation(BaseModel):
     opponents: list[Annotated[str, Field(min_length=1)]] = Field(
         default_factory=lambda: ["random", "greedy"], min_length=1, max_length=100
     )
+    # Encoding 2: the fights evaluated, played in turn on the pool's sides (empty: the
+    # pool's first four scenarios, else its first four generated seeds).
+    scenarios: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(
+        default_factory=list, max_length=100
+    )
+
+
+class Generated(BaseModel):
+    """Generated scenarios ``generated:first`` … ``generated:first+count-1``
+    (:func:`cwenv.content.generate.generate_game`)."""
+
+    model_config = _STRICT
+
+    first: int = Field(0, ge=0, lt=2**31)
+    count: int = Field(gt=0, le=2**31)
+
+    @property
+    def stop(self) -> int:
+        return self.first + self.count
+
+    def overlaps(self, other: Generated) -> bool:
+        return self.first < other.stop and other.first < self.stop
+
+    def label(self) -> str:
+        return f"generated:{self.first}…{self.stop - 1}"
+
+
+SideName = Literal["gegner", "runner"]
+SIDES: tuple[SideName, ...] = ("gegner", "runner")
+ScenarioRef = Annotated[str, Field(min_length=1, max_length=500)]
+"""A scenario name, a YAML path, or ``generated:SEED`` (:mod:`agents.training.pool`)."""
+
+
+class Pool(BaseModel):
+    """Encoding 2: the fights a run trains on. Every episode draws a scenario — a generated
+    one with probability ``generated_share`` when both kinds are given — and a side."""
+
+    model_config = _STRICT
+
+    scenarios: list[ScenarioRef] = Field(default_factory=list, max_length=1000)
+    generated: Generated | None = None
+    generated_share: Finite = Field(0.5, ge=0, le=1)
+    sides: list[SideName] = Field(default_factory=lambda: list(SIDES), min_length=1, max_length=2)
+
+
+class HeldOut(BaseModel):
+    """Encoding 2: fights no run may train on (the held-out evaluation of issue #18); a
+    pool that names one is refused before the run starts, and the bundle records them."""
+
+    model_config = _STRICT
+
+    scenarios: list[ScenarioRef] = Field(
+        default_factory=lambda: ["feuergefecht", "strassenschlacht", "boss", "hinterhalt"],
+        max_length=1000,
+    )
+    generated: Generated | None = Field(
+        default_factory=lambda: Generated(first=1_000_000, count=200)
+    )
+
+
+class ScorerNet(BaseModel):
+    """Encoding 2: the candidate scorer's sizes (:mod:`agents.policy.scorer`) and K."""
+
+    model_config = _STRICT
+
+    k: int = Field(512, ge=2, le=4096)  # candidates per decision (the env's Discrete(K))
+    hidden: Width = 64
+    vs_hidden: Width = 16
+    cand_hidden: Width = 64
 
 
 class TrainingConfig(BaseModel):
@@ -117,20 +186,82 @@ class TrainingConfig(BaseModel):
     # start from safetensors, never from another run's pickled checkpoint.
     init_policy: str | None = Field(None, min_length=1)
     hyperparams: Hyperparams = Field(default_factory=Hyperparams)
+    # 1: the MLP on cwenv/Kampfrunde-v0 (one scenario and side); 2: the candidate scorer
+    # on cwenv/Kampfrunde2-v0 over a pool of scenarios and sides (issue #18).
+    encoding: Literal[1, 2] = 1
+    pool: Pool | None = None
+    held_out: HeldOut = Field(default_factory=HeldOut)
+    scorer: ScorerNet = Field(default_factory=ScorerNet)
     league: League = Field(default_factory=League)
     evaluation: Evaluation = Field(default_factory=Evaluation)
 
     def resolved_hyperparams(self) -> dict[str, Any]:
+        """MaskablePPO's settings (the candidate scorer has no net_arch or activation)."""
+        if self.encoding == 2:
+            return self.hyperparams.model_dump(exclude=set(_MLP_HYPER))
         return self.hyperparams.model_dump()
 
     def resolved(self) -> dict[str, Any]:
-        """Every field with its default filled in, as plain YAML/JSON values."""
-        return self.model_dump(mode="json")
+        """Every field of this run's encoding with its default filled in, as plain
+        YAML/JSON values (the other encoding's fields left out, so the file reads back)."""
+        if self.encoding == 2:
+            exclude: dict[str, Any] = {name: True for name in _MLP_ONLY}
+            exclude["hyperparams"] = set(_MLP_HYPER)
+            if self.pool is not None:  # the pool names the fights and sides
+                exclude.update(scenario=True, side=True)
+            return self.model_dump(mode="json", exclude=exclude)
+        return self.model_dump(
+            mode="json",
+            exclude={**{name: True for name in (*_SCORER_ONLY, "encoding")},
+                     "evaluation": {"scenarios"}},
+        )  # fmt: skip
+
+
+_MLP_ONLY = ("move_radius", "drag_radius")
+_MLP_HYPER = ("net_arch", "activation")
+_SCORER_ONLY = ("pool", "held_out", "scorer")
+
+
+def _encoding_issues(cfg: TrainingConfig, where: Origin) -> list[Any]:
+    """Fields that belong to the other encoding's network, set explicitly."""
+    if cfg.encoding == 1:
+        wrong: list[tuple[str, ...]] = [
+            (name,) for name in _SCORER_ONLY if name in cfg.model_fields_set
+        ]
+        if cfg.evaluation.scenarios:  # encoding 1 evaluates on its one scenario
+            wrong.append(("evaluation", "scenarios"))
+        return [
+            where.issue(path, "only for encoding 2 (the candidate scorer); set encoding: 2")
+            for path in wrong
+        ]
+    issues = [
+        where.issue((name,), "only for encoding 1 (the MLP's action window); not with encoding: 2")
+        for name in _MLP_ONLY
+        if name in cfg.model_fields_set
+    ]
+    issues += [
+        where.issue(("hyperparams", name), "the MLP's; the candidate scorer's sizes are scorer.*")
+        for name in _MLP_HYPER
+        if name in cfg.hyperparams.model_fields_set
+    ]
+    pool = cfg.pool
+    if pool is not None:
+        if not pool.scenarios and pool.generated is None:
+            issues.append(where.issue(("pool",), "names no fight: give scenarios or generated"))
+        issues += [
+            where.issue((name,), f"not used with a pool (pool.{name}s says what to train on)")
+            for name in ("scenario", "side")
+            if name in cfg.model_fields_set
+        ]
+    return issues
 
 
 def parse_training_config(where: Origin, data: Any) -> TrainingConfig:
     """Validate a training document's data; issues are placed by ``where``."""
     cfg = validate(TrainingConfig, where, data)
+    mixed = _encoding_issues(cfg, where)
+    if mixed:
+        raise ConfigError(mixed)
     hyper = cfg.hyperparams
     rollout = hyper.n_steps * cfg.n_envs
     if rollout < 2:

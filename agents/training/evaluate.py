@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.policy.agent import PolicyAgent
 from agents.policy.bundle import Manifest, PolicyBundle
 from agents.policy.compat import current_encoding_fields
 from agents.training.export import observation_keys, policy_layers
-from cwenv.agent import play_out
+from cwenv.agent import Agent, play_out
 from cwenv.agent_registry import make_agent
 from cwenv.engine.game import Game
 from cwenv.model.types import Side
@@ -56,10 +55,19 @@ class EvalResult:
         return self.wins / self.games if self.games else 0.0
 
 
-def evaluate(agent: PolicyAgent, game: Game, side: Side, opponent: str, games: int) -> EvalResult:
+def evaluate(agent: Agent, game: Game, side: Side, opponent: str, games: int) -> EvalResult:
     """``games`` seeded games of ``agent`` (playing ``side``) against ``opponent``."""
+    return evaluate_fights(agent, [(game, side)], opponent, games)
+
+
+def evaluate_fights(
+    agent: Agent, fights: list[tuple[Game, Side]], opponent: str, games: int
+) -> EvalResult:
+    """``games`` seeded games of ``agent`` against ``opponent``, game *i* on fight
+    ``i mod len(fights)`` (a game and the side the agent plays)."""
     wins = draws = 0
     for i in range(games):
+        game, side = fights[i % len(fights)]
         seed = game_seed(EVAL_SEED, i)
         combat = game.new_combat(seed)
         other = make_agent(opponent)

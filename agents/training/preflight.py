@@ -67,6 +67,11 @@ def _check_init_policy(cfg: TrainingConfig, where: Origin) -> list[ConfigIssue]:
 
     if cfg.init_policy is None:
         return []
+    if cfg.encoding == 2:
+        from agents.training.scorer_run import init_issue
+
+        problem = init_issue(cfg)
+        return [] if problem is None else [where.issue(("init_policy",), problem)]
     try:
         bundle = load_bundle(cfg.init_policy)
     except ValueError as exc:  # BundleError
@@ -86,6 +91,39 @@ def _check_init_policy(cfg: TrainingConfig, where: Origin) -> list[ConfigIssue]:
     return []
 
 
+def _pool_issues(cfg: TrainingConfig, rules: str | None, where: Origin) -> tuple[
+    list[ConfigIssue], Game | None
+]:  # fmt: skip
+    """Encoding 2: every pool and evaluation reference loads and has the pool's sides, and
+    none is held out; returns a game of the pool for checking agents."""
+    from agents.training.pool import held_out_issues, load_ref, pool_of
+
+    pool = pool_of(cfg)
+    issues: list[ConfigIssue] = []
+    first: Game | None = None
+    refs: list[tuple[Location, str]] = [
+        (("pool", "scenarios", i), ref) for i, ref in enumerate(pool.scenarios)
+    ]
+    if cfg.pool is None:
+        refs = [(("scenario",), cfg.scenario)]
+    refs += [(("evaluation", "scenarios", i), r) for i, r in enumerate(cfg.evaluation.scenarios)]
+    if pool.generated is not None:
+        refs.append((("pool", "generated", "first"), f"generated:{pool.generated.first}"))
+    for path, ref in refs:
+        try:
+            game = load_ref(ref, rules)
+        except ValueError as exc:
+            issues.append(where.issue(path, f"cannot load {ref!r}: {_reason(exc)}"))
+            continue
+        first = first or game
+        present = {f.side.label.lower() for f in game.roster}
+        missing = [side for side in pool.sides if side not in present]
+        if missing:
+            issues.append(where.issue(path, f"{ref!r} has no {' or '.join(missing)} fighters"))
+    issues += [where.issue(path, msg) for path, msg in held_out_issues(pool, cfg.held_out, rules)]
+    return issues, first
+
+
 def check_references(cfg: TrainingConfig, where: Origin) -> None:
     """Raise one :class:`ConfigError` with every reference of ``cfg`` that fails."""
     from cwenv.content import load_scenario
@@ -103,11 +141,15 @@ def check_references(cfg: TrainingConfig, where: Origin) -> None:
         except ValueError as exc:  # ConfigError of the variant file
             issues.append(where.issue(("rules",), f"cannot load it: {_reason(exc)}"))
             rules = None
-    try:
-        game = load_scenario(cfg.scenario, rules=rules)
-    except ValueError as exc:  # ConfigError of the scenario file (or an unknown name)
-        issues.append(where.issue(("scenario",), f"cannot load it: {_reason(exc)}"))
-    if game is not None:
+    if cfg.encoding == 2:
+        found, game = _pool_issues(cfg, rules, where)
+        issues.extend(found)
+    else:
+        try:
+            game = load_scenario(cfg.scenario, rules=rules)
+        except ValueError as exc:  # ConfigError of the scenario file (or an unknown name)
+            issues.append(where.issue(("scenario",), f"cannot load it: {_reason(exc)}"))
+    if game is not None and cfg.encoding == 1:
         try:
             check_limits(game, ActionLayout(cfg.move_radius, cfg.drag_radius))
         except LimitError as exc:

@@ -22,6 +22,9 @@ def _clock(seconds: float) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
+_WINNER = {"gegner": "Gegner", "runner": "Runner"}  # info["winner"] names the side so
+
+
 class Progress(BaseCallback):
     """Emits a line every 5 % of the run's frames (at most one per 10 s), at least one a
     minute, and one at the end."""
@@ -30,7 +33,6 @@ class Progress(BaseCallback):
         super().__init__()
         self.cfg = cfg
         self.emit = emit
-        self.learner = "Gegner" if cfg.side == "gegner" else "Runner"  # info["winner"]
         self.wins: deque[bool] = deque(maxlen=WINDOW)
         self.rewards: deque[float] = deque(maxlen=WINDOW)
         self.stride = max(cfg.total_timesteps // 20, 1)
@@ -45,7 +47,9 @@ class Progress(BaseCallback):
     def _on_step(self) -> bool:
         for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
             if done:
-                self.wins.append(info.get("winner") == self.learner)
+                # the learner's side: the episode's (a pool of encoding 2), else the run's
+                side = info.get("side", self.cfg.side)
+                self.wins.append(info.get("winner") == _WINNER[side])
                 episode = info.get("episode")
                 if isinstance(episode, dict) and "r" in episode:
                     self.rewards.append(float(episode["r"]))

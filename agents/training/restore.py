@@ -18,10 +18,30 @@ import torch
 from agents.training.checkpoint import MOMENTS, Checkpoint, CheckpointError
 
 
+def _check_scorer_encoding(ckpt: Checkpoint) -> None:
+    """Encoding 2: the record the scorer trained on must be this cwenv's (for its K)."""
+    from agents.policy.compat import check_record
+    from agents.policy.files import EncodingMismatchError
+    from cwenv.envs.encoding2 import encoding2_record
+
+    theirs = ckpt.state.encoding
+    if theirs is None:
+        raise CheckpointError(f"{ckpt.path}: a scorer checkpoint without its encoding record")
+    record = theirs.model_dump()
+    try:
+        check_record(record, encoding2_record(record["capacities"].get("candidates", 1)),
+                     ckpt.path, "scorer")  # fmt: skip
+    except EncodingMismatchError as exc:
+        raise CheckpointError(f"{exc}; start a new run") from None
+
+
 def _check_encoding(ckpt: Checkpoint) -> None:
     """The checkpoint's policy must have been trained on this cwenv's encoding."""
     from cwenv.envs.encoding import encoding_changes, encoding_record, member_changes
 
+    if ckpt.state.network == "scorer":
+        _check_scorer_encoding(ckpt)
+        return
     theirs = ckpt.state.encoding
     if theirs is None:
         raise CheckpointError(
@@ -50,7 +70,8 @@ def _check_policy(ckpt: Checkpoint, own: dict[str, torch.Tensor]) -> None:
         shown = ", ".join(f"{k}: run {ours.get(k)}, checkpoint {theirs.get(k)}" for k in differ)
         raise CheckpointError(
             f"{ckpt.path}: the checkpoint's network does not fit the run's config "
-            f"(net_arch, activation, move_radius and drag_radius must agree): {shown}"
+            f"(net_arch, activation, move_radius and drag_radius, or scorer.*, must agree): "
+            f"{shown}"
         )
 
 

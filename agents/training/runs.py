@@ -61,7 +61,12 @@ def checkpoint_config(ckpt: Checkpoint, run: Path) -> TrainingConfig:
 def bundle_from_checkpoint(
     ckpt: Checkpoint, cfg: TrainingConfig, out: Path, training: dict[str, Any]
 ) -> Path:
-    """Write the policy bundle of ``ckpt``'s actor to ``out`` (numpy only)."""
+    """Write the policy bundle of ``ckpt``'s actor to ``out`` (numpy only): a scorer bundle
+    for encoding 2's candidate scorer, a policy bundle for the MLP."""
+    if ckpt.state.network == "scorer":
+        from agents.training.scorer_run import scorer_bundle_from_checkpoint
+
+        return scorer_bundle_from_checkpoint(ckpt, cfg, out, training)
     layers, tensors = [], {}
     for layer in ckpt.state.actor:
         layers.append(layer.model_dump(exclude={"source"}))

@@ -43,7 +43,7 @@ from agents.training.checkpoint import (
     save_checkpoint,
 )
 from agents.training.config import TrainingConfig, load_training_config
-from agents.training.evaluate import append_curve, evaluate, in_memory_bundle, plot_curve
+from agents.training.evaluate import append_curve, evaluate_fights, in_memory_bundle, plot_curve
 from agents.training.export import load_actor
 from agents.training.league import LeagueOpponent
 from agents.training.masking import FiniteMaskPolicy
@@ -89,6 +89,12 @@ def _make_env(cfg: TrainingConfig, league: LeagueOpponent, rank: int) -> Any:
     def thunk() -> gym.Env[Any, Any]:
         import cwenv  # noqa: F401  (registers the env in the worker)
 
+        if cfg.encoding == 2:
+            from agents.training.scorer_run import make_pool_env
+
+            pool_env: gym.Env[Any, Any] = make_pool_env(cfg, league)
+            pool_env.reset(seed=cfg.seed * 1000 + rank)
+            return pool_env
         env = gym.make(
             "cwenv/Kampfrunde-v0",
             scenario=cfg.scenario,
@@ -123,7 +129,11 @@ class LeagueAndEval(BaseCallback):
         self.next_snapshot = t + self.cfg.league.snapshot_every
         self.next_checkpoint = t + self.cfg.checkpoint_every
 
-    def _bundle_agent(self, *, warn: bool = True) -> PolicyAgent:
+    def _bundle_agent(self, *, warn: bool = True) -> Any:
+        if self.cfg.encoding == 2:
+            from agents.training.scorer_run import in_memory_scorer
+
+            return in_memory_scorer(self.model, self.cfg, warn=warn)
         bundle = in_memory_bundle(
             self.model,
             scenario=self.cfg.scenario,
@@ -154,16 +164,22 @@ class LeagueAndEval(BaseCallback):
         if self.last_eval == self.num_timesteps:
             return
         self.last_eval = self.num_timesteps
-        game = load_scenario(self.cfg.scenario, rules=self.cfg.rules)
+        if self.cfg.encoding == 2:
+            from agents.training.pool import evaluation_fights
+
+            fights, title = evaluation_fights(self.cfg)
+        else:
+            game = load_scenario(self.cfg.scenario, rules=self.cfg.rules)
+            fights = [(game, Side.GEGNER if self.cfg.side == "gegner" else Side.RUNNER)]
+            title = self.cfg.scenario
         agent = self._bundle_agent()
-        side = Side.GEGNER if self.cfg.side == "gegner" else Side.RUNNER
         results = [
-            evaluate(agent, game, side, opp, self.cfg.evaluation.games)
+            evaluate_fights(agent, fights, opp, self.cfg.evaluation.games)
             for opp in self.cfg.evaluation.opponents
         ]
         csv_path = self.run / "eval.csv"
         append_curve(csv_path, self.num_timesteps, results)
-        plot_curve(csv_path, self.run / "eval.png", f"{self.cfg.name}: {self.cfg.scenario}")
+        plot_curve(csv_path, self.run / "eval.png", f"{self.cfg.name}: {title}")
         for r in results:
             self.logger.record(f"eval/win_rate_{r.opponent}", r.win_rate)
 
@@ -176,6 +192,10 @@ def _policy_kwargs(hyper: dict[str, Any]) -> dict[str, Any]:
 
 def build_model(cfg: TrainingConfig, vec: Any, tensorboard: Path | None = None) -> Any:
     """A fresh MaskablePPO for ``cfg`` on ``vec`` (a run, or the one a checkpoint fills)."""
+    if cfg.encoding == 2:
+        from agents.training.scorer_run import build_scorer_model
+
+        return build_scorer_model(cfg, vec, tensorboard)
     hyper = cfg.resolved_hyperparams()
     return MaskablePPO(
         FiniteMaskPolicy,
@@ -203,13 +223,17 @@ def prepare_run(cfg: TrainingConfig, run: Path, resume: bool) -> Checkpoint | No
     saved = ckpt.state.config
     if saved is not None:
         now = cfg.resolved()
-        pairs = [(k, saved.get(k), now[k]) for k in KEPT_ON_RESUME]
-        old_hyper = saved.get("hyperparams")
-        old_hyper = old_hyper if isinstance(old_hyper, dict) else {}
-        pairs += [
-            (f"hyperparams.{k}", old_hyper.get(k), now["hyperparams"][k])
-            for k in ("net_arch", "activation")
-        ]
+        pairs = [("encoding", saved.get("encoding", 1), cfg.encoding)]
+        if cfg.encoding == 2:  # the pool may change (a curriculum); the network may not
+            pairs += [("scorer", saved.get("scorer"), now["scorer"])]
+        else:
+            pairs += [(k, saved.get(k), now[k]) for k in KEPT_ON_RESUME]
+            old_hyper = saved.get("hyperparams")
+            old_hyper = old_hyper if isinstance(old_hyper, dict) else {}
+            pairs += [
+                (f"hyperparams.{k}", old_hyper.get(k), now["hyperparams"][k])
+                for k in ("net_arch", "activation")
+            ]
         changed = [f"{k}: {old!r} in the run, {new!r} now" for k, old, new in pairs if old != new]
         if changed:
             raise CheckpointError(
@@ -254,6 +278,10 @@ def _start(
         model = build_model(cfg, vec, run / "tb")
         if ckpt is not None:
             restore_model(model, ckpt)
+        elif cfg.encoding == 2:
+            from agents.training.scorer_run import load_scorer_init
+
+            load_scorer_init(model, cfg)
         elif cfg.init_policy is not None:
             load_actor(model.policy, load_bundle(cfg.init_policy))
     except BaseException:

@@ -37,7 +37,7 @@ from cwenv.content.generate.knobs import (
     make_knobs,
 )
 from cwenv.content.generate.roster import GeneratorError
-from cwenv.content.generate.scenario import Generated, generate_scenario, to_yaml
+from cwenv.content.generate.scenario import Generated, generate_scenario, seed_in_name, to_yaml
 from cwenv.engine.game import Game
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "generate_game",
     "generate_yaml",
     "generated",
+    "seed_in_name",
     "to_yaml",
 ]
 

@@ -10,6 +10,7 @@ next one drawn from the same generator, so the result still depends on the seed 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -41,6 +42,16 @@ BUILDERS: dict[str, Callable[[random.Random, int, int], Canvas]] = {
 FAMILY_LABEL = {"rooms": "Innenräume", "streets": "Strassen", "rooftops": "Dächer"}
 ZONE_CHARS = {"runner": "R", "gegner": "G", "neutral": "Z"}
 EXIT_CHAR = "E"
+
+NAME_PREFIX = "Zufall"
+_SEED_IN_NAME = re.compile(rf"^{NAME_PREFIX} (\d{{1,10}}): ")
+
+
+def seed_in_name(name: str) -> int | None:
+    """The seed a generated scenario's name carries (``Zufall 42: …``), else None; a
+    bundle trained on generated seeds tells from it whether a fight was among them."""
+    match = _SEED_IN_NAME.match(name)
+    return int(match.group(1)) if match else None
 
 
 @dataclass(frozen=True)
@@ -235,7 +246,7 @@ def _document(
     n_r = sum(1 for e in roster.runner if e["archetype"] != "vip")
     features = ", ".join(roster.features)
     doc: dict[str, Any] = {
-        "name": f"Zufall {seed}: {label}, {n_r} gegen {len(roster.gegner)}",
+        "name": f"{NAME_PREFIX} {seed}: {label}, {n_r} gegen {len(roster.gegner)}",
         "description": (
             f"Generiert ({size}, {w}×{h} m{', ' + features if features else ''}). "
             f"Neu erzeugen: {command}"

@@ -1,0 +1,239 @@
+"""Encoding 2's training pool: many fights, both sides, one env (issue #18).
+
+A run of the candidate scorer trains on a :class:`~agents.training.config.Pool`: shipped
+scenarios (names or YAML paths), ``generated:SEED`` references and a range of generated
+seeds, each played from the sides the pool names. :class:`PoolEnv` is one Gymnasium env
+over all of them: every ``reset`` draws a fight and a side with the env's own generator
+and plays it through ``cwenv/Kampfrunde2-v0`` (:class:`~cwenv.envs.env2.KampfrundeEnv2`);
+the observation and the ``Discrete(K)`` actions are the same for every fight, which is what
+lets one network learn them all. The fights of ``held_out`` are refused before a run
+starts (:func:`held_out_issues`), so the evaluation of issue #18 stays unseen.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import gymnasium as gym
+import numpy as np
+
+from agents.training.config import Generated, HeldOut, Pool, TrainingConfig
+from cwenv.engine.game import Game
+from cwenv.envs.encoding2 import DEFAULT_K
+from cwenv.envs.env2 import KampfrundeEnv2, observation_space2
+from cwenv.envs.game_encoder import SEED_BOUND, resolve_game
+from cwenv.envs.opponents import OpponentSpec
+from cwenv.model.types import Side
+
+GENERATED = "generated:"
+CACHED_ENVS = 16
+"""Envs kept per PoolEnv (building one costs ~0.1 s; a pool may hold thousands of fights)."""
+
+
+class PoolError(ValueError):
+    """A pool reference that names no fight."""
+
+
+def generated_seed(ref: str) -> int | None:
+    """The seed of a ``generated:SEED`` reference, None for a scenario name or path."""
+    if not ref.startswith(GENERATED):
+        return None
+    text = ref.removeprefix(GENERATED)
+    if not text.isdigit() or len(text) > 10:
+        raise PoolError(f"{ref!r}: generated:SEED needs a seed 0…2147483647")
+    seed = int(text)
+    if seed >= 2**31:
+        raise PoolError(f"{ref!r}: generated:SEED needs a seed 0…2147483647")
+    return seed
+
+
+def load_ref(ref: str, rules: str | Path | None = None) -> Game:
+    """The Game of a pool reference (a ValueError names what is wrong)."""
+    seed = generated_seed(ref)
+    if seed is None:
+        return resolve_game(ref, rules)
+    from cwenv.content.generate import generate_game
+
+    return resolve_game(generate_game(seed), rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Fight:
+    """One entry of a pool: a scenario reference and the side the learner plays."""
+
+    ref: str
+    side: str
+
+
+def pool_of(cfg: TrainingConfig) -> Pool:
+    """The run's pool: its ``pool``, or the one fight ``scenario``/``side``."""
+    if cfg.pool is not None:
+        return cfg.pool
+    return Pool(scenarios=[cfg.scenario], sides=[cfg.side])
+
+
+def draw_fight(pool: Pool, rng: np.random.Generator) -> Fight:
+    """A fight of ``pool`` drawn with ``rng`` (the env's generator: runs replay)."""
+    gen = pool.generated
+    use_generated = gen is not None and (not pool.scenarios or rng.random() < pool.generated_share)
+    if use_generated and gen is not None:
+        ref = f"{GENERATED}{gen.first + int(rng.integers(gen.count))}"
+    else:
+        ref = pool.scenarios[int(rng.integers(len(pool.scenarios)))]
+    return Fight(ref, pool.sides[int(rng.integers(len(pool.sides)))])
+
+
+def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[Any, str]]:
+    """``(field path, message)`` for every pool entry that is held out (names compared as
+    written and as loaded, so a path to a held-out scenario's file is caught too)."""
+    out: list[tuple[Any, str]] = []
+    gen, held_gen = pool.generated, held.generated
+    if gen is not None and held_gen is not None and gen.overlaps(held_gen):
+        out.append(
+            (("pool", "generated"), f"{gen.label()} overlaps the held-out {held_gen.label()}")
+        )
+    held_names: dict[str, str] = {}
+    for ref in held.scenarios:
+        held_names[ref] = ref
+        with suppress(ValueError):  # a held-out name this cwenv lacks cannot be trained on
+            held_names[load_ref(ref, rules).name] = ref
+    for i, ref in enumerate(pool.scenarios):
+        try:
+            seed = generated_seed(ref)
+        except PoolError:
+            continue  # reported by the pool's own check
+        if seed is not None and held.generated is not None:
+            if held.generated.overlaps(Generated(first=seed, count=1)):
+                out.append((("pool", "scenarios", i), f"{ref} is held out"))
+            continue
+        hit = held_names.get(ref)
+        if hit is None:
+            try:
+                hit = held_names.get(load_ref(ref, rules).name)
+            except ValueError:
+                continue  # reported by the pool's own check
+        if hit is not None:
+            out.append((("pool", "scenarios", i), f"{ref!r} is held out (as {hit!r})"))
+    return out
+
+
+EVALUATED = 4
+"""Fights of the pool the training curve evaluates when ``evaluation.scenarios`` is empty."""
+
+
+def evaluation_refs(cfg: TrainingConfig) -> list[str]:
+    """The references the run's evaluation plays (its own, else a fixed sample of the
+    pool: the first named scenarios, else the first generated seeds)."""
+    if cfg.evaluation.scenarios:
+        return list(cfg.evaluation.scenarios)
+    pool = pool_of(cfg)
+    if pool.scenarios:
+        return pool.scenarios[:EVALUATED]
+    gen = pool.generated
+    if gen is None:  # a pool names scenarios or generated seeds (config check)
+        raise PoolError("the pool names no fight")
+    return [f"{GENERATED}{gen.first + i}" for i in range(min(EVALUATED, gen.count))]
+
+
+def evaluation_fights(cfg: TrainingConfig) -> tuple[list[tuple[Game, Side]], str]:
+    """The (game, learner's side) pairs of the run's evaluation, in turn, and a title."""
+    refs = evaluation_refs(cfg)
+    sides = [Side.GEGNER if s == "gegner" else Side.RUNNER for s in pool_of(cfg).sides]
+    fights = [(load_ref(ref, cfg.rules), side) for ref in refs for side in sides]
+    title = ", ".join(refs[:3]) + (f" and {len(refs) - 3} more" if len(refs) > 3 else "")
+    return fights, title
+
+
+def trained_on(cfg: TrainingConfig) -> dict[str, Any]:
+    """What a bundle of this run was trained on and what was held out (its manifest)."""
+    pool = pool_of(cfg)
+    return {
+        "scenarios": list(pool.scenarios),
+        "generated": None if pool.generated is None else pool.generated.model_dump(),
+        "generated_share": pool.generated_share if pool.scenarios else 1.0,
+        "sides": list(pool.sides),
+        "rules": cfg.rules,
+        "held_out": cfg.held_out.model_dump(mode="json"),
+    }
+
+
+class PoolEnv(gym.Env[dict[str, Any], np.int64]):
+    """``cwenv/Kampfrunde2-v0`` over a pool: each episode a fight and a side drawn anew.
+
+    Arguments: the ``pool``, the ``opponent`` (an agent spec or the league, as for
+    :class:`~cwenv.envs.kampfrunde.KampfrundeEnv`), ``rules``, ``reward``, ``max_steps``
+    ``k`` and ``illegal_action`` (as the env's: ``fallback`` for API checkers that sample
+    without the mask). ``info`` carries the episode's ``scenario`` reference and ``side``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 - Gymnasium declares it so
+
+    def __init__(
+        self,
+        pool: Pool,
+        opponent: OpponentSpec = None,
+        rules: str | None = None,
+        reward: Any = None,
+        max_steps: int = 3000,
+        k: int = DEFAULT_K,
+        illegal_action: Literal["raise", "fallback"] = "raise",
+    ) -> None:
+        self.pool = pool
+        self.illegal_action: Literal["raise", "fallback"] = illegal_action
+        self.opponent = opponent
+        self.rules, self.reward, self.max_steps, self.k = rules, reward, max_steps, k
+        self.observation_space = observation_space2(k)
+        self.action_space = gym.spaces.Discrete(k)
+        self._envs: OrderedDict[Fight, KampfrundeEnv2] = OrderedDict()
+        self._env: KampfrundeEnv2 | None = None
+        self.fight: Fight | None = None
+
+    def _env_for(self, fight: Fight) -> KampfrundeEnv2:
+        env = self._envs.pop(fight, None)
+        if env is None:
+            env = KampfrundeEnv2(
+                load_ref(fight.ref, self.rules), side=fight.side, opponent=self.opponent,
+                reward=self.reward, max_steps=self.max_steps, k=self.k,
+                illegal_action=self.illegal_action,
+            )  # fmt: skip
+        self._envs[fight] = env
+        while len(self._envs) > CACHED_ENVS:
+            self._envs.popitem(last=False)[1].close()
+        return env
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.fight = draw_fight(self.pool, self.np_random)
+        self._env = self._env_for(self.fight)
+        obs, info = self._env.reset(seed=int(self.np_random.integers(SEED_BOUND)))
+        return obs, self._tag(info)
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self._env is None:
+            raise RuntimeError("call reset() first")
+        obs, reward, terminated, truncated, info = self._env.step(action)
+        return obs, reward, terminated, truncated, self._tag(info)
+
+    def action_masks(self) -> np.ndarray:
+        if self._env is None:
+            mask = np.zeros(self.k, dtype=np.bool_)
+            mask[0] = True
+            return mask
+        return self._env.action_masks()
+
+    def _tag(self, info: dict[str, Any]) -> dict[str, Any]:
+        if self.fight is not None:
+            info["scenario"], info["side"] = self.fight.ref, self.fight.side
+        return info
+
+    def close(self) -> None:
+        for env in self._envs.values():
+            env.close()
+        self._envs.clear()
+        self._env = None

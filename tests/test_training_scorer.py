@@ -1,0 +1,265 @@
+"""``cwenv train`` with encoding 2: the candidate scorer over a pool of fights (issue #18).
+
+One tiny run (``configs/training/scorer-smoke.yaml``: two shipped duels and 50 generated
+fights, both sides, a league with self-play) is trained once for the module; the tests
+read its folder, resume it, export it and play its bundle.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import yaml
+
+pytest.importorskip("sb3_contrib")
+
+from agents.policy.agent import PolicyMismatchWarning
+from agents.policy.scorer_agent import ScorerAgent
+from agents.policy.scorer_bundle import load_scorer_bundle, write_scorer_bundle
+from agents.training.checkpoint import CheckpointError, read_checkpoint
+from agents.training.config import load_training_config
+from agents.training.pool import PoolEnv, draw_fight, pool_of
+from agents.training.restore import restore_model
+from agents.training.runs import export_run, load_run_config
+from agents.training.train import build_model, latest_checkpoint, train
+from cwenv.agent import DecisionView
+from cwenv.content import load_scenario
+from cwenv.content.generate import generate_game
+from cwenv.yamlio import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = ROOT / "configs" / "training" / "scorer-smoke.yaml"
+
+
+@pytest.fixture(scope="module")
+def scorer_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return train(SMOKE, runs=tmp_path_factory.mktemp("runs"))
+
+
+def _config(tmp_path: Path, **changes: Any) -> Path:
+    data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    for key, value in changes.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_the_run_trains_the_scorer_and_exports_a_scorer_bundle(scorer_run: Path) -> None:
+    cfg = load_run_config(scorer_run)  # the resolved file reads back
+    assert cfg.encoding == 2 and cfg.pool is not None and cfg.scorer.hidden == 32
+    ckpt = read_checkpoint(latest_checkpoint(scorer_run))  # type: ignore[arg-type]
+    assert ckpt.state.network == "scorer" and ckpt.timesteps == 256 and not ckpt.state.actor
+    bundle = load_scorer_bundle(scorer_run / "bundle")
+    on = bundle.manifest.trained_on
+    assert on is not None and on.scenarios == ["duell", "spiegelduell"]
+    assert on.generated is not None and (on.generated.first, on.generated.count) == (0, 50)
+    assert on.sides == ["gegner", "runner"]
+    assert on.held_out["scenarios"] == ["feuergefecht", "strassenschlacht", "boss", "hinterhalt"]
+    assert bundle.manifest.training["timesteps"] == 256
+    rows = (scorer_run / "eval.csv").read_text(encoding="utf-8").splitlines()
+    assert rows[0].startswith("timesteps,opponent") and [r.split(",")[0] for r in rows[1:]] == [
+        "128",
+        "256",
+    ]
+
+
+def test_the_bundle_is_the_trained_network(scorer_run: Path) -> None:
+    """The numpy bundle's logits and value equal the torch policy restored from the final
+    checkpoint on observations of every kind of fight in the pool."""
+    import torch
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    cfg = load_run_config(scorer_run)
+    env = PoolEnv(pool_of(cfg), opponent="random", k=cfg.scorer.k)
+    model = build_model(cfg, DummyVecEnv([lambda: env]))
+    restore_model(model, read_checkpoint(latest_checkpoint(scorer_run)))  # type: ignore[arg-type]
+    bundle = load_scorer_bundle(scorer_run / "bundle")
+    rng = np.random.default_rng(5)
+    obs, info = env.reset(seed=5)
+    seen = set()
+    for _ in range(120):
+        seen.add(info["scenario"].split(":")[0])
+        ours, value = bundle.evaluate(obs)
+        with torch.no_grad():
+            t_obs = {k: torch.as_tensor(v)[None] for k, v in obs.items()}
+            logits, t_value = model.policy.scorer(t_obs)
+        mask = env.action_masks()
+        np.testing.assert_allclose(ours[mask], logits[0].numpy()[mask], rtol=1e-4, atol=1e-4)
+        assert value == pytest.approx(float(t_value[0]), abs=1e-4)
+        obs, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if term or trunc:
+            obs, info = env.reset()
+    assert "generated" in seen
+
+
+def test_resume_continues_and_keeps_the_network(scorer_run: Path, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    shutil.copytree(scorer_run, runs / "scorer-smoke")
+    longer = _config(tmp_path, total_timesteps=384)
+    with pytest.raises(FileExistsError):
+        train(longer, runs=runs)
+    run = train(longer, runs=runs, resume=True)
+    ckpt = read_checkpoint(latest_checkpoint(run))  # type: ignore[arg-type]
+    first = read_checkpoint(latest_checkpoint(scorer_run))  # type: ignore[arg-type]
+    assert ckpt.timesteps == 384 and ckpt.state.n_updates > first.state.n_updates
+    meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))
+    assert meta["resume"] is True and len(meta["resumes"]) == 1
+    assert load_scorer_bundle(run / "bundle").manifest.training["timesteps"] == 384
+    wider = _config(tmp_path, total_timesteps=512, scorer={"k": 512, "hidden": 48})
+    with pytest.raises(CheckpointError, match="scorer"):
+        train(wider, runs=runs, resume=True)
+
+
+def test_export_and_warm_start_from_the_bundle(scorer_run: Path, tmp_path: Path) -> None:
+    early = load_scorer_bundle(export_run(scorer_run, tmp_path / "early", timesteps=128))
+    assert early.manifest.training["checkpoint"] == "step_0000000128"
+    data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    data.update(name="warm", init_policy=str(scorer_run / "bundle"), total_timesteps=64)
+    data["hyperparams"].update(learning_rate=1e-30, n_steps=32, batch_size=64)
+    data["league"]["self_play"] = 0.0
+    data["evaluation"]["every"] = 10_000
+    path = tmp_path / "warm.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    run = train(path, runs=tmp_path / "runs")
+    start, end = load_scorer_bundle(scorer_run / "bundle"), load_scorer_bundle(run / "bundle")
+    for name, array in start.tensors.items():
+        np.testing.assert_allclose(array, end.tensors[name], rtol=0, atol=1e-20)
+    data["scorer"] = {"k": 512, "hidden": 40}
+    path.write_text(yaml.safe_dump({**data, "name": "warm2"}), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"init_policy: .*scorer\.hidden"):
+        train(path, runs=tmp_path / "runs")
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"hyperparams": {"net_arch": [32]}}, r"hyperparams\.net_arch: the MLP's"),
+        ({"move_radius": 12}, r"move_radius: only for encoding 1"),
+        ({"scenario": "duell"}, r"scenario: not used with a pool"),
+        ({"pool": {"scenarios": ["duell", "feuergefecht"]}},
+         r"pool\.scenarios\.1: 'feuergefecht' is held out"),
+        ({"pool": {"scenarios": ["configs/scenarios/boss.yaml"]}},
+         r"pool\.scenarios\.0: .*held out \(as 'boss'\)"),
+        ({"pool": {"generated": {"first": 999_990, "count": 20}}},
+         r"pool\.generated: .*overlaps the held-out"),
+        ({"pool": {"scenarios": ["generated:1000003"]}},
+         r"pool\.scenarios\.0: generated:1000003 is held out"),
+        ({"pool": {"scenarios": ["nirgendwo"]}}, r"pool\.scenarios\.0: cannot load 'nirgendwo'"),
+        ({"pool": {"scenarios": ["generated:x"]}},
+         r"pool\.scenarios\.0: cannot load 'generated:x'"),
+        ({"pool": {}}, r"pool: names no fight"),
+        ({"encoding": 1, "scorer": None, "hyperparams": None}, r"pool: only for encoding 2"),
+    ],
+)  # fmt: skip
+def test_config_mistakes_name_the_field(
+    tmp_path: Path, changes: dict[str, Any], message: str
+) -> None:
+    path = _config(tmp_path, **changes)
+    with pytest.raises(ConfigError, match=message):
+        load_training_config(path)
+
+
+def test_pool_env_draws_every_kind_of_fight_reproducibly() -> None:
+    cfg = load_training_config(SMOKE)
+    pool = pool_of(cfg)
+    draws = [draw_fight(pool, np.random.default_rng(3)) for _ in range(2)]
+    assert draws[0] == draws[1]
+    rng = np.random.default_rng(0)
+    fights = [draw_fight(pool, rng) for _ in range(400)]
+    generated = sum(f.ref.startswith("generated:") for f in fights)
+    # generated_share 0.5 over 400 draws: 200 ± 4σ (σ = 10)
+    assert 160 <= generated <= 240
+    assert {f.side for f in fights} == {"gegner", "runner"}
+    assert {f.ref for f in fights} >= {"duell", "spiegelduell"}
+    assert all(0 <= int(f.ref[10:]) < 50 for f in fights if f.ref.startswith("generated:"))
+    a, b = PoolEnv(pool, opponent="random"), PoolEnv(pool, opponent="random")
+    for seed in range(3):
+        (oa, ia), (ob, ib) = a.reset(seed=seed), b.reset(seed=seed)
+        assert (ia["scenario"], ia["side"]) == (ib["scenario"], ib["side"])
+        for key in oa:
+            np.testing.assert_array_equal(oa[key], ob[key])
+
+
+def test_pool_env_passes_the_env_checker() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    cfg = load_training_config(SMOKE)
+    check_env(
+        PoolEnv(pool_of(cfg), opponent="random", illegal_action="fallback"),
+        skip_render_check=True,
+    )
+
+
+def _play_one_decision(agent: ScorerAgent, game: Any) -> None:
+    import random
+
+    combat = game.new_combat(0)
+    view = DecisionView(combat)
+    agent.act(view, combat.legal_actions(), random.Random(0))
+
+
+def _pool_bundle(folder: Path, sides: list[str]) -> Any:
+    """A zero-weight scorer bundle trained on duell and generated seeds 0…9."""
+    from agents.policy.manifest import EncodingRecord
+    from agents.policy.scorer import param_shapes
+    from agents.policy.scorer_bundle import Network, ScorerManifest, scorer_dims
+    from cwenv.envs.encoding2 import ENCODING2_VERSION, encoding2_record
+
+    network = Network(hidden=8, vs_hidden=4, cand_hidden=8)
+    shapes = param_shapes(
+        scorer_dims(
+            ScorerManifest(
+                observation_encoding=ENCODING2_VERSION,
+                action_encoding=ENCODING2_VERSION,
+                encoding=EncodingRecord.model_validate(encoding2_record(512)),
+                network=network, scenario="pool", side="gegner", weights_sha256="0" * 64,
+            )
+        )
+    )  # fmt: skip
+    tensors = {k: np.zeros(v, dtype=np.float32) for k, v in shapes.items()}
+    trained = {"scenarios": ["duell"], "generated": {"first": 0, "count": 10},
+               "sides": sides, "held_out": {}}  # fmt: skip
+    write_scorer_bundle(folder, tensors, scenario="pool", side="gegner",
+                        network=network, trained_on=trained)  # fmt: skip
+    return load_scorer_bundle(folder)
+
+
+def test_a_pool_bundle_warns_once_outside_its_fights(tmp_path: Path) -> None:
+    bundle = _pool_bundle(tmp_path / "b", ["gegner", "runner"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for game in (load_scenario("duell"), generate_game(4)):  # trained on: silent
+            _play_one_decision(ScorerAgent(bundle), game)
+        assert not [w for w in caught if issubclass(w.category, PolicyMismatchWarning)]
+        outside = generate_game(12)
+        for _ in range(2):
+            _play_one_decision(ScorerAgent(bundle), outside)
+    said = [str(w.message) for w in caught if issubclass(w.category, PolicyMismatchWarning)]
+    assert len(said) == 1 and "generated seeds 0…9" in said[0] and "Zufall 12" in said[0]
+
+
+def test_a_pool_bundle_warns_once_for_a_side_it_never_played(tmp_path: Path) -> None:
+    bundle = _pool_bundle(tmp_path / "b", ["gegner"])
+    game = load_scenario("duell")
+    combat = game.new_combat(0)
+    import random
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        agent = ScorerAgent(bundle)
+        for _ in range(40):
+            if combat.is_terminal():
+                break
+            combat.apply(agent.act(DecisionView(combat), combat.legal_actions(), random.Random(0)))
+    said = [str(w.message) for w in caught if issubclass(w.category, PolicyMismatchWarning)]
+    assert said == [f"{bundle.path}: trained for the gegner side, plays the runner side"]
