@@ -24,6 +24,7 @@ from cwenv.rules.options import DEFAULT_OPTIONS, RuleOptions
 from cwenv.rules.probe import ProbeResult, forced_volltreffer, hit_qs, resolve_probe
 
 FACES = range(1, 11)
+_PAIRS = 100 * 100  # the equally likely pairs of two 2W10 rolls
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,25 @@ class ProbeOdds:
 
 def _outcomes(probenwert: int, options: RuleOptions) -> list[ProbeResult]:
     return [resolve_probe(probenwert, a, b, options) for a in FACES for b in FACES]
+
+
+@lru_cache(maxsize=1024)
+def _classes(probenwert: int, options: RuleOptions) -> tuple[tuple[ProbeResult, int], ...]:
+    """The 100 outcomes of 2W10 as (one outcome, how many of the 100 are like it).
+
+    P01, P04–P07 and A04 read two dice only through their sum and whether they are a
+    Pasch, so outcomes alike in both give alike results everywhere; counting them once
+    turns the 10,000 roll pairs of a defended attack into ~29² class pairs. The classes come
+    in the order of their first outcome in the enumeration, so the QS tables below list
+    their keys in the same order the plain enumeration found them.
+    """
+    firsts: dict[tuple[int, bool], ProbeResult] = {}
+    counts: dict[tuple[int, bool], int] = {}
+    for result in _outcomes(probenwert, options):
+        key = (result.total, result.pasch)
+        firsts.setdefault(key, result)
+        counts[key] = counts.get(key, 0) + 1
+    return tuple((first, counts[key]) for key, first in firsts.items())
 
 
 def _better(first: ProbeResult, second: ProbeResult) -> ProbeResult:
@@ -85,26 +105,34 @@ def _probe_odds_cached(
         return ProbeOdds(
             probenwert, Fraction(1), Fraction(1), Fraction(0), {result.qs: Fraction(1)}
         )
-    weights: list[tuple[ProbeResult, Fraction]] = []
-    single = _outcomes(value, options)
-    unit = Fraction(1, 100)
-    for first in single:
+    # Integer weights out of 100² (a single roll's outcome weighs 100, a reroll's pair 1);
+    # one exact Fraction per figure at the end.
+    weights: list[tuple[ProbeResult, int]] = []
+    single = _classes(value, options)
+    for first, n in single:
         if reroll and not first.success and not first.patzer:
-            for second in single:
-                weights.append((_better(first, second), unit * unit))
+            for second, m in single:
+                weights.append((_better(first, second), n * m))
         else:
-            weights.append((first, unit))
-    success = volltreffer = patzer = Fraction(0)
-    qs: dict[int, Fraction] = {}
+            weights.append((first, 100 * n))
+    success = volltreffer = patzer = 0
+    counts: dict[int, int] = {}
     for result, w in weights:
         if result.success:
             success += w
-            qs[result.qs] = qs.get(result.qs, Fraction(0)) + w
+            counts[result.qs] = counts.get(result.qs, 0) + w
             if result.volltreffer:
                 volltreffer += w
         elif result.patzer:
             patzer += w
-    return ProbeOdds(probenwert, success, volltreffer, patzer, MappingProxyType(qs))
+    qs = {k: Fraction(w, _PAIRS) for k, w in counts.items()}
+    return ProbeOdds(
+        probenwert,
+        Fraction(success, _PAIRS),
+        Fraction(volltreffer, _PAIRS),
+        Fraction(patzer, _PAIRS),
+        MappingProxyType(qs),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,29 +160,32 @@ def attack_odds(
     band of the difference (X07); an undefended or failed defence gives the attacker's QS
     (A05). Volltreffer defence follows X09.
     """
-    attacks = _outcomes(attack_value, options)
-    defences = _outcomes(defence_value, options) if defence_value is not None else []
-    unit = Fraction(1, 100)
-    hit = volltreffer = patzer = Fraction(0)
-    qs: dict[int, Fraction] = {}
-
-    def add(k: int, w: Fraction) -> None:
-        qs[k] = qs.get(k, Fraction(0)) + w
-
-    for a in attacks:
+    # Integer counts of roll pairs out of 100² over the outcome classes; one exact
+    # Fraction per figure at the end (the same values as adding 1/100² per pair).
+    attacks = _classes(attack_value, options)
+    defences = _classes(defence_value, options) if defence_value is not None else ()
+    hit = volltreffer = patzer = 0
+    counts: dict[int, int] = {}
+    for a, n in attacks:
         if not a.success:
             if a.patzer:
-                patzer += unit
+                patzer += n
             continue
         if a.volltreffer:
-            volltreffer += unit
+            volltreffer += n
         if not defences or (a.volltreffer and not options.volltreffer_defendable):
-            hit += unit
-            add(a.qs, unit)
+            hit += 100 * n
+            counts[a.qs] = counts.get(a.qs, 0) + 100 * n
             continue
-        for d in defences:
+        for d, m in defences:
             k = hit_qs(a, d, options)
             if k is not None:
-                hit += unit * unit
-                add(k, unit * unit)
-    return AttackOdds(hit, MappingProxyType(qs), volltreffer, patzer)
+                hit += n * m
+                counts[k] = counts.get(k, 0) + n * m
+    qs = {k: Fraction(w, _PAIRS) for k, w in counts.items()}
+    return AttackOdds(
+        Fraction(hit, _PAIRS),
+        MappingProxyType(qs),
+        Fraction(volltreffer, 100),
+        Fraction(patzer, 100),
+    )
