@@ -54,6 +54,17 @@ _ODDS = frozenset(
     {ActionKind.ATTACK, ActionKind.MANEUVER, ActionKind.HACK, ActionKind.BLOCKADE_ATTACK}
 )
 _WEAPON_DAMAGE = frozenset({ActionKind.ATTACK, ActionKind.BLOCKADE_ATTACK})
+# Per action kind value: the kind sets above as lookup tables over a column of kinds.
+_CELL_MOVE = np.zeros(MAX_ACTION_KINDS, dtype=bool)
+_CELL_MOVE[[int(kind) for kind in _CELL_MOVES]] = True
+_HANDLUNG = np.zeros(MAX_ACTION_KINDS, dtype=bool)
+_HANDLUNG[[int(kind) for kind in HANDLUNG_KINDS]] = True
+_ODDS_KIND = np.zeros(MAX_ACTION_KINDS, dtype=bool)
+_ODDS_KIND[[int(kind) for kind in _ODDS]] = True
+_WEAPON_ARG = np.zeros(MAX_ACTION_KINDS, dtype=bool)
+_WEAPON_ARG[[int(kind) for kind in ActionKind if ARG_OF[kind] is ArgKind.WEAPON]] = True
+_NO_FOES = np.array((1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0))
+"""A standpoint's summary when no enemy stands: full cover, none in sight, far away."""
 
 
 def candidate_bounds(k: int) -> tuple[F32, F32]:
@@ -63,125 +74,209 @@ def candidate_bounds(k: int) -> tuple[F32, F32]:
 
 
 class CandidateEncoder:
-    """Candidate rows of one game's decisions (terrain cover is cached while no door moves)."""
+    """Candidate rows of one game's decisions, computed column by column across the
+    candidates: what they share (a standpoint's cover towards every fighter, the decider's
+    weapons, the sides of the targets) is worked out once per decision. Terrain cover is
+    cached per firing cell while no door moves."""
 
     def __init__(self, tables: GameTables, k: int) -> None:
         self.t = tables
         self.k = k
         self._low, self._high = candidate_bounds(k)
         self._opaque: bytes = b""
-        self._cover: dict[tuple[int, int], int] = {}
+        self._covers: dict[int, np.ndarray] = {}  # firing cell -> level per cell, −1 unknown
+        self._xs = np.asarray(tables.xs, dtype=np.int64)
+        self._ys = np.asarray(tables.ys, dtype=np.int64)
+        self._exit = np.asarray(tables.exit_distance, dtype=np.float64) / SCALE_MAP
+        self._elevation: tuple[object, np.ndarray] = (None, np.zeros(0, dtype=np.int64))
+        # M01–M09: a price reads the action's kind and Mumm flag only (mumm_price).
+        self._prices: dict[tuple[int, int], int] = {}
 
-    def _terrain(self, c: Combat, src: int, dst: int) -> int:
-        key = (src, dst)
-        level = self._cover.get(key)
-        if level is None:
-            level = self._cover[key] = int(terrain_cover(c.bm, c.opaque, src, dst))
-        return level
+    def _cover_levels(self, c: Combat, src: int, cells: np.ndarray) -> np.ndarray:
+        """The terrain cover (C01, C02; FULL where sight is blocked) at each of ``cells``
+        against fire from ``src``."""
+        known = self._covers.get(src)
+        if known is None:
+            known = self._covers[src] = np.full(c.bm.size, -1, dtype=np.int8)
+        levels: np.ndarray = known[cells]
+        if (levels < 0).any():
+            for cell in np.unique(cells[levels < 0]).tolist():
+                known[cell] = int(terrain_cover(c.bm, c.opaque, src, cell))
+            levels = known[cells]
+        return levels
+
+    def _distances(self, cell: int, cells: np.ndarray) -> np.ndarray:
+        """Chebyshev metres (B01) from ``cell`` to each of ``cells``."""
+        dx = np.abs(self._xs[cells] - self._xs[cell])
+        out: np.ndarray = np.maximum(dx, np.abs(self._ys[cells] - self._ys[cell]))
+        return out
 
     def encode(
         self, c: Combat, decider: int, rows: Sequence[int], legal: Sequence[Action]
     ) -> tuple[F32, F32, F32, F32, F32]:
         """(candidates, kind, target row, vs, mask) for ``legal``; ``rows`` are the entity rows."""
-        if len(legal) > self.k:
+        n = len(legal)
+        if n > self.k:
             raise EncodingError(
-                f"{len(legal)} legal actions for {c.game.names[decider]}, but encoding 2 "
+                f"{n} legal actions for {c.game.names[decider]}, but encoding 2 "
                 f"holds K={self.k} candidates: raise K (cwenv.envs.encoding2.DEFAULT_K); "
                 "no legal action is dropped"
             )
         if bytes(c.opaque) != self._opaque:
-            self._opaque, self._cover = bytes(c.opaque), {}
+            self._opaque, self._covers = bytes(c.opaque), {}
         k = self.k
         feats = np.zeros((k, len(CANDIDATE_FEATURES)), dtype=np.float32)
         kind = np.zeros(k, dtype=np.float32)
         target = np.full(k, -1.0, dtype=np.float32)
         vs = np.zeros((k, MAX_ENTITIES, len(VS_FEATURES)), dtype=np.float32)
         mask = np.zeros(k, dtype=np.float32)
-        mask[: len(legal)] = 1.0
-        row_of = {j: r for r, j in enumerate(rows)}
+        mask[:n] = 1.0
+        if n == 0:
+            return feats, kind, target, vs, mask
+        # One row of ints per action: kind, actor, target, cell, arg, mumm.
+        acts = np.array([a[:6] for a in legal], dtype=np.int64).reshape(n, 6)
+        kinds, targets, cells, args, mumms = (acts[:, j] for j in (0, 2, 3, 4, 5))
+        if (kinds >= MAX_ACTION_KINDS).any():
+            a = legal[int(np.argmax(kinds >= MAX_ACTION_KINDS))]
+            raise EncodingError(f"{a!r}: action kind {int(a.kind)} ≥ {MAX_ACTION_KINDS}")
         me = c.fighters[decider]
-        others = [c.fighters[j] for j in rows]
-        foes = [
-            r for r, g in enumerate(others) if g.standing and g.on_map and g.side is not me.side
-        ]
-        standpoints: dict[int, tuple[F32, tuple[float, ...]]] = {}
-        for i, a in enumerate(legal):
-            if int(a.kind) >= MAX_ACTION_KINDS:
-                raise EncodingError(f"{a!r}: action kind {int(a.kind)} ≥ {MAX_ACTION_KINDS}")
-            kind[i] = int(a.kind)
-            if a.target >= 0:
-                target[i] = row_of[a.target]
-            stand = a.cell if a.kind in _CELL_MOVES else me.pos
-            seen = standpoints.get(stand)
-            if seen is None:
-                seen = standpoints[stand] = self._standpoint(c, stand, others, foes)
-            vs[i] = seen[0]
-            feats[i] = self._row(c, a, me, seen[1])
-        np.clip(feats, self._low, self._high, out=feats)
+        kind[:n] = kinds
+        row_of = np.full(len(c.fighters), -1, dtype=np.int64)
+        row_of[list(rows)] = np.arange(len(rows))
+        aimed = targets >= 0
+        target[:n][aimed] = row_of[targets[aimed]]
+        stand = np.where(_CELL_MOVE[kinds], cells, me.pos)
+        spots, which = np.unique(stand, return_inverse=True)
+        spot_vs, summary = self._standpoints(c, spots, [c.fighters[j] for j in rows], me)
+        vs[:n] = spot_vs[which]
+        v = feats[:n]
+        v[:, _C["dest_cover_min/3"] : _C["dest_exit_distance/63"]] = summary[which]
+        self._what(c, me, legal, v, kinds, targets, cells, args, mumms, stand)
+        np.clip(v, self._low[:n], self._high[:n], out=v)
         return feats, kind, target, vs, mask
 
-    def _standpoint(
-        self, c: Combat, cell: int, others: list[FighterState], foes: list[int]
-    ) -> tuple[F32, tuple[float, ...]]:
-        """The vs rows of a standpoint and its summary over the standing enemies."""
-        out = np.zeros((MAX_ENTITIES, len(VS_FEATURES)), dtype=np.float32)
-        dist = c.bm.distance
+    def _standpoints(
+        self, c: Combat, spots: np.ndarray, others: list[FighterState], me: FighterState
+    ) -> tuple[F32, np.ndarray]:
+        """Each standpoint's vs rows and its summary over the standing enemies: cover
+        min, mean, max, enemies in sight, nearest and mean distance, melee reaches."""
+        out = np.zeros((len(spots), MAX_ENTITIES, len(VS_FEATURES)), dtype=np.float32)
+        metres: dict[int, np.ndarray] = {}
         for r, g in enumerate(others):
             if r == 0 or not g.on_map:
                 continue
-            out[r] = (self._terrain(c, g.pos, cell) / 3, dist(g.pos, cell) / SCALE_MAP)
+            out[:, r, 0] = self._cover_levels(c, g.pos, spots) / 3
+            metres[r] = self._distances(g.pos, spots)
+            out[:, r, 1] = metres[r] / SCALE_MAP
+        foes = [
+            r for r, g in enumerate(others) if g.standing and g.on_map and g.side is not me.side
+        ]
         if not foes:
-            return out, (1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0)
-        cover = [float(out[r, 0]) for r in foes]
-        ds = [float(out[r, 1]) for r in foes]
-        in_reach = sum(1 for r in foes if dist(others[r].pos, cell) <= others[r].melee_reach)
-        return out, (
-            min(cover), sum(cover) / len(cover), max(cover),
-            sum(1 for v in cover if v < 1.0) / 15, min(ds), sum(ds) / len(ds), in_reach / 15,
+            return out, np.tile(_NO_FOES, (len(spots), 1))
+        # Float64 of the float32 entries, summed foe by foe in roster order: the same
+        # numbers, in the same order, as a sum over each standpoint's foes.
+        cover = out[:, foes, 0].astype(np.float64)
+        ds = out[:, foes, 1].astype(np.float64)
+        cover_sum, ds_sum = cover[:, 0].copy(), ds[:, 0].copy()
+        for j in range(1, len(foes)):
+            cover_sum += cover[:, j]
+            ds_sum += ds[:, j]
+        reach = np.zeros(len(spots), dtype=np.int64)
+        for r in foes:
+            reach += metres[r] <= others[r].melee_reach
+        return out, np.stack(
+            (
+                cover.min(axis=1), cover_sum / len(foes), cover.max(axis=1),
+                (cover < 1.0).sum(axis=1) / 15, ds.min(axis=1), ds_sum / len(foes),
+                reach / 15,
+            ),
+            axis=1,
         )  # fmt: skip
 
-    def _row(self, c: Combat, a: Action, f: FighterState, summary: tuple[float, ...]) -> F32:
-        t = self.t
-        v = np.zeros(len(CANDIDATE_FEATURES), dtype=np.float32)
-        v[_C["valid"]] = 1.0
-        v[_C["handlung"]] = a.kind in HANDLUNG_KINDS
-        if a.target >= 0:
-            g = c.fighters[a.target]
-            v[_C["has_target"]] = 1.0
-            v[_C["target_self"]] = a.target == f.idx
-            v[_C["target_ally"]] = a.target != f.idx and g.side is f.side
-            v[_C["target_enemy"]] = g.side is not f.side and g.side is not Side.NEUTRAL
-        if a.cell >= 0:
-            v[_C["has_cell"]] = 1.0
-            v[_C["cell_dx"]] = (t.xs[a.cell] - t.xs[f.pos]) / SCALE_MAP
-            v[_C["cell_dy"]] = (t.ys[a.cell] - t.ys[f.pos]) / SCALE_MAP
-            v[_C["cell_distance/movement"]] = c.bm.distance(f.pos, a.cell) / max(1, f.spec.movement)
-            v[_C["cell_elevation_diff/10"]] = (c.bm.elevation[a.cell] - c.bm.elevation[f.pos]) / 10
-        stand = a.cell if a.kind in _CELL_MOVES else f.pos
-        v[_C["dest_cover_min/3"] : _C["dest_exit_distance/63"]] = summary
-        v[_C["dest_exit_distance/63"]] = t.exit_distance[stand] / SCALE_MAP
-        v[_C["arg/16"]] = max(a.arg, 0) / 16
-        v[_C["mumm_flag"]] = a.mumm
-        cost = mumm_price(a)
-        v[_C["mumm_cost/5"]] = cost / 5
-        v[_C["mumm_cost_fraction"]] = cost / f.mumm if f.mumm else float(cost > 0)
-        if ARG_OF[a.kind] is ArgKind.WEAPON and 0 <= a.arg < len(f.weapons):
-            w = f.weapons[a.arg]
-            rng, dmg = t.weapon_static[f.idx][a.arg]
-            v[_C["weapon_melee"] : _C["attack_success"]] = (
-                w.kind is WeaponKind.MELEE, w.kind is WeaponKind.RANGED, w.area_radius > 0,
-                rng, dmg, f.ammo[a.arg] / w.magazine if w.magazine > 0 else 1.0,
-                a.arg == f.drawn,
-            )  # fmt: skip
-        if a.kind in _ODDS:
+    def _what(
+        self,
+        c: Combat,
+        me: FighterState,
+        legal: Sequence[Action],
+        v: np.ndarray,
+        kinds: np.ndarray,
+        targets: np.ndarray,
+        cells: np.ndarray,
+        args: np.ndarray,
+        mumms: np.ndarray,
+        stand: np.ndarray,
+    ) -> None:
+        """Fill the rows ``v`` but the standpoint summary: what each action is and does."""
+        v[:, _C["valid"]] = 1.0
+        v[:, _C["handlung"]] = _HANDLUNG[kinds]
+        aimed = targets >= 0
+        if aimed.any():
+            side = me.side
+            ally = np.array([g.side is side for g in c.fighters])
+            enemy = np.array(
+                [g.side is not side and g.side is not Side.NEUTRAL for g in c.fighters]
+            )
+            t = targets[aimed]
+            v[aimed, _C["has_target"]] = 1.0
+            v[aimed, _C["target_self"]] = t == me.idx
+            v[aimed, _C["target_ally"]] = (t != me.idx) & ally[t]
+            v[aimed, _C["target_enemy"]] = enemy[t]
+        placed = cells >= 0
+        if placed.any():
+            to = cells[placed]
+            pos = me.pos
+            elevation = self._elevations(c)
+            v[placed, _C["has_cell"]] = 1.0
+            v[placed, _C["cell_dx"]] = (self._xs[to] - self._xs[pos]) / SCALE_MAP
+            v[placed, _C["cell_dy"]] = (self._ys[to] - self._ys[pos]) / SCALE_MAP
+            v[placed, _C["cell_distance/movement"]] = self._distances(pos, to) / max(
+                1, me.spec.movement
+            )
+            v[placed, _C["cell_elevation_diff/10"]] = (elevation[to] - elevation[pos]) / 10
+        v[:, _C["dest_exit_distance/63"]] = self._exit[stand]
+        v[:, _C["arg/16"]] = np.maximum(args, 0) / 16
+        v[:, _C["mumm_flag"]] = mumms
+        cost = np.array([self._price(a) for a in legal], dtype=np.int64)
+        v[:, _C["mumm_cost/5"]] = cost / 5
+        v[:, _C["mumm_cost_fraction"]] = cost / me.mumm if me.mumm else cost > 0
+        armed = _WEAPON_ARG[kinds] & (args >= 0) & (args < len(me.weapons))
+        if armed.any():
+            v[armed, _C["weapon_melee"] : _C["attack_success"]] = self._weapons(me)[args[armed]]
+        for i in np.flatnonzero(_ODDS_KIND[kinds]).tolist():
+            a = legal[i]
             p = preview_attack(c, a)
             if p is not None:
                 dmg_lp = (
                     p.expected_qs * mean_damage_per_qs(c, a) if a.kind in _WEAPON_DAMAGE else 0.0
                 )
                 lp = max(1, c.fighters[a.target].lp)
-                v[_C["attack_success"] :] = (
+                v[i, _C["attack_success"] :] = (
                     p.success, p.hit, p.expected_qs / 3, dmg_lp / 20, dmg_lp / lp,
                     int(p.cover) / 3, p.defence is not None, p.probenwert / 30,
                 )  # fmt: skip
-        return v
+
+    def _price(self, a: Action) -> int:
+        key = (int(a.kind), a.mumm)
+        cost = self._prices.get(key)
+        if cost is None:
+            cost = self._prices[key] = mumm_price(a)
+        return cost
+
+    def _elevations(self, c: Combat) -> np.ndarray:
+        bm, elevation = self._elevation
+        if bm is not c.bm:
+            elevation = np.asarray(c.bm.elevation, dtype=np.int64)
+            self._elevation = (c.bm, elevation)
+        return elevation
+
+    def _weapons(self, f: FighterState) -> np.ndarray:
+        """The weapon columns of each of ``f``'s weapon slots (X12 damage via the tables)."""
+        rows = np.zeros((len(f.weapons), _C["attack_success"] - _C["weapon_melee"]))
+        for slot, w in enumerate(f.weapons):
+            rng, dmg = self.t.weapon_static[f.idx][slot]
+            rows[slot] = (
+                w.kind is WeaponKind.MELEE, w.kind is WeaponKind.RANGED, w.area_radius > 0,
+                rng, dmg, f.ammo[slot] / w.magazine if w.magazine > 0 else 1.0,
+                slot == f.drawn,
+            )  # fmt: skip
+        return rows
