@@ -218,15 +218,17 @@ def shipped_policies() -> list[str]:
     if not POLICY_DIR.is_dir():
         return []
     return [
-        f"{_bundle_prefix(p)}:agents/policies/{p.parent.name}"
+        f"{bundle_prefix(p.parent)}:agents/policies/{p.parent.name}"
         for p in sorted(POLICY_DIR.glob("*/manifest.json"))
     ]
 
 
-def _bundle_prefix(manifest: Path) -> str:
+def bundle_prefix(folder: Path) -> str:
+    """``scorer`` or ``policy``: the agent prefix that plays the bundle in ``folder``."""
     from agents.policy.manifest import MAX_MANIFEST_BYTES, parse_manifest_json
     from agents.policy.scorer_bundle import FORMAT as SCORER_FORMAT
 
+    manifest = folder / "manifest.json"
     try:
         data = parse_manifest_json(manifest.read_bytes()[: MAX_MANIFEST_BYTES + 1])
     except (OSError, ValueError):

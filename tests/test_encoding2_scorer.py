@@ -120,3 +120,36 @@ def test_scorer_policy_trains_with_maskable_ppo() -> None:
     before = export_tensors(model.policy.scorer)["cand.0.weight"].copy()
     model.learn(total_timesteps=64)
     assert not np.allclose(before, export_tensors(model.policy.scorer)["cand.0.weight"])
+
+
+def test_padding_is_not_computed_and_changes_no_legal_score() -> None:
+    """Decisions scored alone and batched together (K = 512 and 1024, legal counts that
+    differ) give every legal candidate the same score, numpy and torch; every other slot
+    gets PADDED_LOGIT (only the legal candidates are computed)."""
+    from agents.policy.scorer import PADDED_LOGIT
+
+    sc = _scorer(2)
+    tensors = export_tensors(sc)
+    game = load_scenario("strassenschlacht")
+    wide, narrow = Session2(game, k=1024), Session2(game, k=512)
+    c = game.new_combat(4)
+    obs_w, obs_n = [], []
+    for _ in range(5):
+        obs_w.append(wide.encode(c).obs)
+        enc = narrow.encode(c)
+        obs_n.append(enc.obs)
+        c.apply(enc.legal[0])
+    for obs in (obs_w, obs_n):
+        batch = {k: np.stack([o[k] for o in obs]) for k in obs[0]}
+        mask = batch["candidate_mask"] > 0
+        alone = [forward(tensors, batched(o), sc.d)[0][0] for o in obs]
+        together, _ = forward(tensors, batch, sc.d)
+        with th.no_grad():
+            torch_logits, _ = sc({k: th.as_tensor(v) for k, v in batch.items()})
+        assert (together[~mask] == PADDED_LOGIT).all() and (
+            torch_logits.numpy()[~mask] == PADDED_LOGIT
+        ).all()
+        for i, row in enumerate(alone):
+            n = int(mask[i].sum())
+            np.testing.assert_allclose(row[:n], together[i, :n], rtol=0, atol=2e-6)
+            np.testing.assert_allclose(row[:n], torch_logits.numpy()[i, :n], rtol=0, atol=1e-5)

@@ -121,8 +121,16 @@ def test_resume_continues_and_keeps_the_network(scorer_run: Path, tmp_path: Path
 
 
 def test_export_and_warm_start_from_the_bundle(scorer_run: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cwenv.cli.main import app
+
     early = load_scorer_bundle(export_run(scorer_run, tmp_path / "early", timesteps=128))
     assert early.manifest.training["checkpoint"] == "step_0000000128"
+    out = tmp_path / "cli"
+    result = CliRunner().invoke(app, ["export", str(scorer_run), "--out", str(out)])
+    assert result.exit_code == 0 and f"play it as scorer:{out}" in result.output
+    assert load_scorer_bundle(out).manifest.training["checkpoint"] == "step_0000000256"
     data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
     data.update(name="warm", init_policy=str(scorer_run / "bundle"), total_timesteps=64)
     data["hyperparams"].update(learning_rate=1e-30, n_steps=32, batch_size=64)

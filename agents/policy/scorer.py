@@ -15,14 +15,19 @@ decision it computes (shapes for one observation; ``E`` entity rows, ``K`` candi
     logit = (relu(relu(x·Wc1ᵀ+b)·Wc2ᵀ+b))·Wc3ᵀ+b             K      one score per candidate
 
 The same MLP scores every candidate, so a fight with 3 or 400 legal actions runs the same
-weights. :mod:`agents.training.scorer_policy` is the torch twin (identical formulas; a
-test checks the logits agree within 1e-5). Importing this module imports neither torch
-nor gymnasium.
+weights. Padding is not computed: the entity rows past the batch's last present one are
+cut off (:func:`active`; masked rows add zeros to sums and to maxima of non-negative
+numbers, so no value changes), and only the legal candidates are scored, packed into one
+list for the whole batch; every other slot gets :data:`PADDED_LOGIT`. A K of 512 then
+costs what the legal actions cost (a batch of feuergefecht decisions: ~28 on average).
+:mod:`agents.training.scorer_policy` is the torch twin (identical formulas; a test checks
+the logits agree within 1e-5). Importing this module imports neither torch nor gymnasium.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -86,6 +91,23 @@ def dims_of(shapes: dict[str, tuple[int, ...]], **hidden: int) -> ScorerDims:
     )
 
 
+PADDED_LOGIT = -1e8
+"""The logit of a candidate slot past every legal one (sb3-contrib masks with the same)."""
+
+
+def active(mask: F32) -> int:
+    """The rows a batch uses: up to its last non-zero one in ``mask`` (at least 1)."""
+    used = np.flatnonzero(np.asarray(mask).reshape(-1, mask.shape[-1]).any(axis=0))
+    return int(used[-1]) + 1 if len(used) else 1
+
+
+def _blocks(w: F32, d: ScorerDims) -> list[F32]:
+    """cand.0's weight split by its input blocks: candidate, kind, target, vs, state."""
+    widths = (d.candidate, d.kinds, d.hidden, d.vs_hidden, d.hidden)
+    edges = np.cumsum((0, *widths))
+    return [w[:, a:b] for a, b in pairwise(edges)]
+
+
 def _relu(x: F32) -> F32:
     return np.maximum(x, 0.0)
 
@@ -96,7 +118,9 @@ def _lin(p: dict[str, F32], name: str, x: F32) -> F32:
 
 def forward(p: dict[str, F32], obs: dict[str, F32], d: ScorerDims) -> tuple[F32, F32]:
     """(logits B×K, values B) for a batch of observations (leading axis B)."""
-    ents, emask = obs["entities"], obs["entity_mask"]
+    k_all = obs["candidates"].shape[1]
+    en = active(obs["entity_mask"])
+    ents, emask = obs["entities"][:, :en], obs["entity_mask"][:, :en]
     e = _relu(_lin(p, "ent.1", _relu(_lin(p, "ent.0", ents))))  # B×E×H
     m3 = emask[..., None]
     mean = (e * m3).sum(axis=1) / np.maximum(emask.sum(axis=1, keepdims=True), 1.0)
@@ -104,19 +128,23 @@ def forward(p: dict[str, F32], obs: dict[str, F32], d: ScorerDims) -> tuple[F32,
     mp = _relu(_lin(p, "map.0", obs["map"].reshape(len(ents), -1)))
     g = _relu(_lin(p, "state.0", np.concatenate([obs["global"], mean, mx, mp], axis=1)))
     value = _lin(p, "value.1", _relu(_lin(p, "value.0", g)))[:, 0]
-    target = obs["candidate_target"].astype(np.int64)  # B×K, −1 = none
-    b_idx = np.arange(len(ents))[:, None]
-    t = e[b_idx, np.maximum(target, 0)] * (target >= 0)[..., None]  # B×K×H
+    # cand.0 on x = [candidates, onehot(kind), t, s, g] is computed by its column blocks:
+    # the one-hot picks a column, the target's and the state's parts are multiplied once
+    # per entity row and once per observation instead of once per candidate.
+    wc, wk, wt, ws, wg = _blocks(p["cand.0.weight"], d)
+    bi, ci = np.nonzero(obs["candidate_mask"] > 0)  # the legal candidates, packed
+    target = obs["candidate_target"][bi, ci].astype(np.int64)  # N, −1 = none
+    t = (e @ wt.T)[bi, np.maximum(target, 0)] * (target >= 0)[:, None]  # N×C
     ve = e @ p["vs.ent.weight"].T  # B×E×S
-    vs = _relu(_lin(p, "vs.0", obs["candidate_vs"]) + ve[:, None])  # B×K×E×S
-    s = (vs * emask[:, None, :, None]).max(axis=2)  # B×K×S
-    kinds = np.eye(d.kinds, dtype=np.float32)[obs["candidate_kind"].astype(np.int64)]
-    k = obs["candidates"].shape[1]
-    gk = np.broadcast_to(g[:, None], (len(ents), k, g.shape[1]))
-    x = np.concatenate([obs["candidates"], kinds, t, s, gk], axis=2)
-    h = _relu(_lin(p, "cand.1", _relu(_lin(p, "cand.0", x))))
-    logits = _lin(p, "cand.2", h)[..., 0]
-    return logits.astype(np.float32), value.astype(np.float32)
+    vs = _relu(_lin(p, "vs.0", obs["candidate_vs"][bi, ci, :en]) + ve[bi])  # N×E×S
+    s = (vs * emask[bi][..., None]).max(axis=1)  # N×S
+    kinds = wk.T[obs["candidate_kind"][bi, ci].astype(np.int64)]  # N×C
+    x0 = obs["candidates"][bi, ci] @ wc.T + kinds + t + s @ ws.T
+    x0 = x0 + (g @ wg.T + p["cand.0.bias"])[bi]
+    h = _relu(_lin(p, "cand.1", _relu(x0)))
+    logits = np.full((len(ents), k_all), PADDED_LOGIT, dtype=np.float32)
+    logits[bi, ci] = _lin(p, "cand.2", h)[:, 0]
+    return logits, value.astype(np.float32)
 
 
 def batched(obs: dict[str, F32]) -> dict[str, F32]:

@@ -19,7 +19,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from agents.policy.scorer import ScorerDims, param_shapes
+from agents.policy.scorer import PADDED_LOGIT, ScorerDims, param_shapes
 
 
 class CandidateScorer(nn.Module):
@@ -42,9 +42,12 @@ class CandidateScorer(nn.Module):
         return x @ self.p(f"{name}.weight").T + self.p(f"{name}.bias")
 
     def forward(self, obs: dict[str, th.Tensor]) -> tuple[th.Tensor, th.Tensor]:
-        """(logits B×K, values B), as the numpy forward."""
+        """(logits B×K, values B), as the numpy forward (legal candidates packed the
+        same way)."""
         relu = th.relu
-        ents, emask = obs["entities"], obs["entity_mask"]
+        k_all = obs["candidates"].shape[1]
+        en = _extent(obs["entity_mask"])
+        ents, emask = obs["entities"][:, :en], obs["entity_mask"][:, :en]
         b = ents.shape[0]
         e = relu(self.lin("ent.1", relu(self.lin("ent.0", ents))))
         m3 = emask.unsqueeze(-1)
@@ -53,19 +56,29 @@ class CandidateScorer(nn.Module):
         mp = relu(self.lin("map.0", obs["map"].reshape(b, -1)))
         g = relu(self.lin("state.0", th.cat([obs["global"], mean, mx, mp], 1)))
         value = self.lin("value.1", relu(self.lin("value.0", g)))[:, 0]
-        target = obs["candidate_target"].long()
-        idx = target.clamp(min=0)
-        t = th.gather(e, 1, idx.unsqueeze(-1).expand(-1, -1, e.shape[2]))
-        t = t * (target >= 0).unsqueeze(-1).to(t.dtype)
+        d = self.d
+        wc, wk, wt, ws, wg = th.split(
+            self.p("cand.0.weight"), [d.candidate, d.kinds, d.hidden, d.vs_hidden, d.hidden], 1
+        )  # the numpy forward's column blocks of cand.0
+        bi, ci = th.nonzero(obs["candidate_mask"] > 0, as_tuple=True)  # packed
+        target = obs["candidate_target"][bi, ci].long()
+        et = e @ wt.T
+        t = et[bi, target.clamp(min=0)] * (target >= 0).unsqueeze(-1).to(et.dtype)
         ve = e @ self.p("vs.ent.weight").T
-        vs = relu(self.lin("vs.0", obs["candidate_vs"]) + ve.unsqueeze(1))
-        s = (vs * emask[:, None, :, None]).amax(2)
-        kinds = nn.functional.one_hot(obs["candidate_kind"].long(), self.d.kinds).to(e.dtype)
-        k = obs["candidates"].shape[1]
-        gk = g.unsqueeze(1).expand(-1, k, -1)
-        x = th.cat([obs["candidates"], kinds, t, s, gk], 2)
-        h = relu(self.lin("cand.1", relu(self.lin("cand.0", x))))
-        return self.lin("cand.2", h)[..., 0], value
+        vs = relu(self.lin("vs.0", obs["candidate_vs"][bi, ci, :en]) + ve[bi])
+        s = (vs * emask[bi].unsqueeze(-1)).amax(1)
+        kinds = wk.T[obs["candidate_kind"][bi, ci].long()]
+        x0 = obs["candidates"][bi, ci] @ wc.T + kinds + t + s @ ws.T
+        x0 = x0 + (g @ wg.T + self.p("cand.0.bias"))[bi]
+        h = relu(self.lin("cand.1", relu(x0)))
+        logits = e.new_full((b, k_all), PADDED_LOGIT)
+        return logits.index_put((bi, ci), self.lin("cand.2", h)[:, 0]), value
+
+
+def _extent(mask: th.Tensor) -> int:
+    """Rows up to the batch's last non-zero one (at least 1), as the numpy ``active``."""
+    used = th.nonzero(mask.reshape(-1, mask.shape[-1]).any(0))
+    return int(used[-1, 0]) + 1 if len(used) else 1
 
 
 def export_tensors(scorer: CandidateScorer) -> dict[str, np.ndarray]:

@@ -67,4 +67,6 @@ def export(
     except (ConfigError, FileNotFoundError, CheckpointError, BundleError) as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"exported {path}")
+    from agents.registry import bundle_prefix
+
+    typer.echo(f"exported {path} (play it as {bundle_prefix(path)}:{path})")
