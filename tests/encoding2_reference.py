@@ -2,8 +2,10 @@
 
 :class:`PlainCandidateEncoder` is ``cwenv.envs.candidates.CandidateEncoder`` as written
 before it was vectorised (issue #18, commit c98bcea): one action and one standpoint at a
-time, every feature in its own assignment. tests/test_encoding2_identical.py compares the
-fast encoder's arrays with it byte for byte, so the rewrite computes the same numbers.
+time, every feature in its own assignment. :class:`PlainEntityEncoder` is the entity
+encoder with the coarse map of then, built cell by cell for every decision.
+tests/test_encoding2_identical.py compares the fast encoders' arrays with them byte for
+byte, so the rewrite computes the same numbers.
 """
 
 from __future__ import annotations
@@ -26,7 +28,18 @@ from cwenv.envs.candidates import (
     VS_FEATURES,
     candidate_bounds,
 )
-from cwenv.envs.entities import MAX_ENTITIES
+from cwenv.envs.entities import (
+    _M,
+    _MHIGH,
+    _MLOW,
+    _STATIC,
+    COARSE_BLOCK,
+    COARSE_RADIUS,
+    COARSE_SIDE,
+    MAP_CHANNELS,
+    MAX_ENTITIES,
+    EntityEncoder,
+)
 from cwenv.envs.tables import F32, SCALE_MAP, GameTables
 from cwenv.model.types import Side, WeaponKind
 
@@ -144,3 +157,38 @@ class PlainCandidateEncoder:
                     int(p.cover) / 3, p.defence is not None, p.probenwert / 30,
                 )  # fmt: skip
         return v
+
+
+class PlainEntityEncoder(EntityEncoder):
+    """The entity encoder with its coarse map as of c98bcea (no cache per standpoint)."""
+
+    def _map(self, c: Combat, me: FighterState) -> F32:
+        t = self.t
+        side = COARSE_BLOCK * COARSE_SIDE
+        x0, y0 = t.xs[me.pos] - COARSE_RADIUS, t.ys[me.pos] - COARSE_RADIUS
+        sx, sy = x0 + COARSE_RADIUS, y0 + COARSE_RADIUS  # corner in padded coordinates
+        cells = np.zeros((len(MAP_CHANNELS), side, side), dtype=np.float32)
+        cells[: len(_STATIC)] = self._static[:, sy : sy + side, sx : sx + side]
+        here = c.bm.elevation[me.pos]
+        cells[_M["elevation"]] = (self._elevation[sy : sy + side, sx : sx + side] - here) / 5
+        for cell in t.doors:
+            px, py = t.xs[cell] - x0, t.ys[cell] - y0
+            if 0 <= px < side and 0 <= py < side:
+                cells[_M["door_closed" if c.solid[cell] else "door_open"], py, px] = 1.0
+        for g in c.fighters:
+            px, py = t.xs[g.pos] - x0, t.ys[g.pos] - y0
+            if g.idx == me.idx or not g.on_map or not (0 <= px < side and 0 <= py < side):
+                continue
+            if not g.standing:
+                ch = "fallen"
+            elif g.side is me.side:
+                ch = "ally"
+            elif g.side is Side.NEUTRAL:
+                ch = "neutral"
+            else:
+                ch = "enemy"
+            cells[_M[ch], py, px] += 3.0  # a block's mean then counts fighters / 3
+        shape = (len(MAP_CHANNELS), COARSE_SIDE, COARSE_BLOCK, COARSE_SIDE, COARSE_BLOCK)
+        out: F32 = cells.reshape(shape).mean(axis=(2, 4)).astype(np.float32)
+        np.clip(out, _MLOW, _MHIGH, out=out)
+        return out

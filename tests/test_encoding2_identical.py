@@ -1,10 +1,11 @@
 """Encoding 2's fast encoder computes exactly what the straightforward one did (issue #18).
 
 The candidate encoder shares per-decision work between candidates and computes their
-columns with numpy; :mod:`tests.encoding2_reference` keeps the encoder as first written (one
-action at a time). Over seeded random play on shipped and generated scenarios and under
-rule variants, every decision's candidate arrays of the decider, and the view of a fighter
-not deciding, must be the same bytes (not merely equal floats: −0.0 and 0.0 differ).
+columns with numpy, and the coarse map keeps each standpoint's terrain blocks;
+:mod:`tests.encoding2_reference` keeps the encoders as first written (one action at a time,
+the map cell by cell). Over seeded random play on shipped and generated scenarios and under
+rule variants, every decision's observation of the decider, and the view of a fighter not
+deciding, must be the same bytes (not merely equal floats: −0.0 and 0.0 differ).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from cwenv.content.generate import generate_game
 from cwenv.envs.encoding2 import Session2
 from cwenv.envs.entities import entity_rows
-from tests.encoding2_reference import PlainCandidateEncoder
+from tests.encoding2_reference import PlainCandidateEncoder, PlainEntityEncoder
 
 CASES = [
     # (scenario or generated seed, rules, seed, decisions)
@@ -30,16 +31,18 @@ CASES = [
     ("feuergefecht", "differenz-roh", 6, 80),
     ("duell", "volltreffer-wurf", 7, 80),
 ]
+ENTITY_KEYS = ("entities", "entity_mask", "global", "map")
 KEYS = ("candidates", "candidate_kind", "candidate_target", "candidate_vs", "candidate_mask")
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda k: "-".join(map(str, k)))
-def test_candidate_arrays_equal_the_plain_encoders(
+def test_observation_arrays_equal_the_plain_encoders(
     case: tuple[str | int, str | None, int, int],
 ) -> None:
     scenario, rules, seed, decisions = case
     session = Session2(generate_game(scenario) if isinstance(scenario, int) else scenario, rules)
     plain = PlainCandidateEncoder(session.tables, session.k)
+    plain_entities = PlainEntityEncoder(session.tables, session.slots, session.k)
     c = session.game.new_combat(seed)
     rng = random.Random(seed)
     compared = 0
@@ -54,7 +57,9 @@ def test_candidate_arrays_equal_the_plain_encoders(
         for viewer, legal, obs in views:
             rows = entity_rows(session.slots, viewer)
             expected = dict(zip(KEYS, plain.encode(c, viewer, rows, legal), strict=True))
-            for key in KEYS:
+            ents = plain_entities.encode(c, viewer, legal)
+            expected.update(zip(ENTITY_KEYS, ents, strict=True))
+            for key in ENTITY_KEYS + KEYS:
                 assert obs[key].tobytes() == expected[key].tobytes(), (n, viewer, key)
             compared += 1
         c.apply(enc.legal[rng.randrange(len(enc.legal))])

@@ -67,6 +67,7 @@ _COND0 = _E["condition_0"]
 _DEC0 = _GL["decision_0"]
 _STATIC = ("off_map", "wall", "cover_half", "cover_three_quarter", "water", "climb", "fire", "exit")
 _M = {n: k for k, n in enumerate(MAP_CHANNELS)}
+_MOVING = [_M[n] for n in ("door_closed", "door_open", "ally", "enemy", "neutral", "fallen")]
 
 
 def entity_bounds() -> tuple[F32, F32]:
@@ -109,6 +110,7 @@ class EntityEncoder:
         static[G["off_map"]][:, -pad:] = 1.0
         self._static = static[[G[name] for name in _STATIC]]
         self._elevation = np.pad(tables.elevation, pad)
+        self._terrain_blocks: dict[int, F32] = {}  # the decider's cell -> its static blocks
 
     def encode(self, c: Combat, decider: int, legal: Sequence[Action]) -> tuple[F32, F32, F32, F32]:
         """(entities, entity_mask, global, map) for ``decider``, who decides ``legal``."""
@@ -210,29 +212,51 @@ class EntityEncoder:
         t = self.t
         side = COARSE_BLOCK * COARSE_SIDE
         x0, y0 = t.xs[me.pos] - COARSE_RADIUS, t.ys[me.pos] - COARSE_RADIUS
-        sx, sy = x0 + COARSE_RADIUS, y0 + COARSE_RADIUS  # corner in padded coordinates
-        cells = np.zeros((len(MAP_CHANNELS), side, side), dtype=np.float32)
-        cells[: len(_STATIC)] = self._static[:, sy : sy + side, sx : sx + side]
-        here = c.bm.elevation[me.pos]
-        cells[_M["elevation"]] = (self._elevation[sy : sy + side, sx : sx + side] - here) / 5
+        terrain = self._terrain_blocks.get(me.pos)
+        if terrain is None:
+            terrain = self._terrain_blocks[me.pos] = self._blocks(self._cells(c, me))
+        # Doors and fighters count whole cells (1, or 3 a fighter), so their block sums are
+        # exact in any order: add them per block, then divide as the mean does.
+        moved = np.zeros((len(MAP_CHANNELS), COARSE_SIDE, COARSE_SIDE), dtype=np.float32)
         for cell in t.doors:
             px, py = t.xs[cell] - x0, t.ys[cell] - y0
             if 0 <= px < side and 0 <= py < side:
-                cells[_M["door_closed" if c.solid[cell] else "door_open"], py, px] = 1.0
+                ch = _M["door_closed" if c.solid[cell] else "door_open"]
+                moved[ch, py // COARSE_BLOCK, px // COARSE_BLOCK] += 1.0
         for g in c.fighters:
             px, py = t.xs[g.pos] - x0, t.ys[g.pos] - y0
             if g.idx == me.idx or not g.on_map or not (0 <= px < side and 0 <= py < side):
                 continue
             if not g.standing:
-                ch = "fallen"
+                ch = _M["fallen"]
             elif g.side is me.side:
-                ch = "ally"
+                ch = _M["ally"]
             elif g.side is Side.NEUTRAL:
-                ch = "neutral"
+                ch = _M["neutral"]
             else:
-                ch = "enemy"
-            cells[_M[ch], py, px] += 3.0  # a block's mean then counts fighters / 3
+                ch = _M["enemy"]
+            moved[ch, py // COARSE_BLOCK, px // COARSE_BLOCK] += 3.0  # mean: fighters / 3
+        out = terrain.copy()
+        out[_MOVING] = moved[_MOVING] / np.float32(COARSE_BLOCK * COARSE_BLOCK)
+        np.clip(out, _MLOW, _MHIGH, out=out)
+        return out
+
+    def _cells(self, c: Combat, me: FighterState) -> F32:
+        """The 27 × 27 cells around ``me`` in the map channels that never change: terrain
+        and height (the others zero)."""
+        t = self.t
+        side = COARSE_BLOCK * COARSE_SIDE
+        sx, sy = t.xs[me.pos], t.ys[me.pos]  # the window's corner in padded coordinates
+        cells = np.zeros((len(MAP_CHANNELS), side, side), dtype=np.float32)
+        cells[: len(_STATIC)] = self._static[:, sy : sy + side, sx : sx + side]
+        here = c.bm.elevation[me.pos]
+        cells[_M["elevation"]] = (self._elevation[sy : sy + side, sx : sx + side] - here) / 5
+        return cells
+
+    @staticmethod
+    def _blocks(cells: F32) -> F32:
+        """Each block's mean of its cells (a cached window is reduced exactly as a fresh
+        one: the same shapes, so the same order of sums)."""
         shape = (len(MAP_CHANNELS), COARSE_SIDE, COARSE_BLOCK, COARSE_SIDE, COARSE_BLOCK)
         out: F32 = cells.reshape(shape).mean(axis=(2, 4)).astype(np.float32)
-        np.clip(out, _MLOW, _MHIGH, out=out)
         return out
