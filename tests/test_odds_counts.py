@@ -10,6 +10,7 @@ X07, X09 and X27. Equal means the same Fractions and the QS table's keys in the 
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -123,3 +124,16 @@ def test_probe_odds_equal_the_plain_enumeration(reading: str) -> None:
             plain = plain_probe_odds(value, options, reroll)
             assert fast.success == plain.success, (value, reroll)
             _same(fast, plain)
+
+
+def test_preview_chances_answer_for_their_own_options_object() -> None:
+    """The previews keep their float chances per options object (cwenv.engine.preview): a
+    freed object's id, taken by options of another reading, must not get its chances."""
+    from cwenv.engine.preview import _chances
+
+    readings = list(READINGS.values())
+    for n in range(200):  # fresh, short-lived objects: ids are reused
+        options = dataclasses.replace(readings[n % len(readings)])
+        odds = attack_odds(12, 14, options)
+        hit, qs = float(odds.hit), float(odds.expected_qs)
+        assert _chances(12, 14, options) == (float(probe_odds(12, options).success), hit, qs)

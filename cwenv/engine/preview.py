@@ -19,6 +19,7 @@ from cwenv.engine.hits import damage_bonus
 from cwenv.engine.parts import Parts
 from cwenv.model.types import AttackMode, CoverLevel
 from cwenv.rules.odds import attack_odds, probe_odds
+from cwenv.rules.options import RuleOptions
 
 if TYPE_CHECKING:
     from cwenv.engine.state import Combat
@@ -66,17 +67,44 @@ def preview_attack(c: Combat, action: Action) -> AttackPreview | None:
             values.append(sum(v for _, v in parts))
         defence = max(values)
     probenwert = plan.probenwert
-    odds = attack_odds(probenwert, defence, options)
-    success = float(probe_odds(probenwert, options).success)
+    success, hit, expected_qs = _chances(probenwert, defence, options)
     return AttackPreview(
         probenwert=probenwert,
         parts=plan.parts,
         success=success,
-        hit=float(odds.hit),
-        expected_qs=float(odds.expected_qs) + (plan.aim_qs * float(odds.hit)),
+        hit=hit,
+        expected_qs=expected_qs + (plan.aim_qs * hit),
         cover=plan.cover.level,
         defence=defence,
     )
+
+
+_Chances = dict[tuple[int, int | None], tuple[float, float, float]]
+_CHANCES: dict[int, tuple[RuleOptions, _Chances]] = {}
+"""Per rule options object (by identity; the entry keeps it alive, so no other object can
+take its id): the float chances of each (attack, defence) pair met so far."""
+
+
+def _chances(
+    probenwert: int, defence: int | None, options: RuleOptions
+) -> tuple[float, float, float]:
+    """(success, hit, expected QS) of an attack as floats, from the exact odds (A01–A05).
+
+    Looked up per options object first: hashing a RuleOptions (a deep dataclass) for the
+    odds' own caches costs more than the whole lookup, and a menu, the advisor and every
+    encoding 2 decision ask for the same few pairs again and again."""
+    entry = _CHANCES.get(id(options))
+    if entry is None or entry[0] is not options:
+        if len(_CHANCES) >= 64:  # options objects of games long gone
+            _CHANCES.clear()
+        entry = _CHANCES[id(options)] = (options, {})
+    table = entry[1]
+    found = table.get((probenwert, defence))
+    if found is None:
+        odds = attack_odds(probenwert, defence, options)
+        success = float(probe_odds(probenwert, options).success)
+        found = table[(probenwert, defence)] = (success, float(odds.hit), float(odds.expected_qs))
+    return found
 
 
 def mean_damage_per_qs(c: Combat, action: Action) -> float:

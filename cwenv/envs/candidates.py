@@ -89,8 +89,7 @@ class CandidateEncoder:
         self._ys = np.asarray(tables.ys, dtype=np.int64)
         self._exit = np.asarray(tables.exit_distance, dtype=np.float64) / SCALE_MAP
         self._elevation: tuple[object, np.ndarray] = (None, np.zeros(0, dtype=np.int64))
-        # M01–M09: a price reads the action's kind and Mumm flag only (mumm_price).
-        self._prices: dict[tuple[int, int], int] = {}
+        self._prices: dict[tuple[int, bool], int] = {}  # (kind, pays Mumm) -> price
 
     def _cover_levels(self, c: Combat, src: int, cells: np.ndarray) -> np.ndarray:
         """The terrain cover (C01, C02; FULL where sight is blocked) at each of ``cells``
@@ -236,7 +235,10 @@ class CandidateEncoder:
         v[:, _C["dest_exit_distance/63"]] = self._exit[stand]
         v[:, _C["arg/16"]] = np.maximum(args, 0) / 16
         v[:, _C["mumm_flag"]] = mumms
-        cost = np.array([self._price(a) for a in legal], dtype=np.int64)
+        # One price per (kind, pays Mumm) among the candidates, spread to all of them.
+        pays = kinds * 2 + (mumms != 0)
+        _, first, which = np.unique(pays, return_index=True, return_inverse=True)
+        cost = np.array([self._price(legal[i]) for i in first.tolist()], dtype=np.int64)[which]
         v[:, _C["mumm_cost/5"]] = cost / 5
         v[:, _C["mumm_cost_fraction"]] = cost / me.mumm if me.mumm else cost > 0
         armed = _WEAPON_ARG[kinds] & (args >= 0) & (args < len(me.weapons))
@@ -256,7 +258,8 @@ class CandidateEncoder:
                 )  # fmt: skip
 
     def _price(self, a: Action) -> int:
-        key = (int(a.kind), a.mumm)
+        """M01–M09: a price reads the action's kind and whether it pays Mumm only."""
+        key = (int(a.kind), a.mumm != 0)
         cost = self._prices.get(key)
         if cost is None:
             cost = self._prices[key] = mumm_price(a)
