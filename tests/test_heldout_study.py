@@ -1,0 +1,93 @@
+"""The held-out evaluation of issue #18 (experiments/nsc-general/heldout.py): paired games,
+the best doctrine per seat chosen on other seeds, resumable after a kill."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = ["--shipped", "duell", "--generated", "5", "1", "--doctrines", "greedy", "stuermer",
+        "--select", "2", "1", "--eval", "4", "2"]  # fmt: skip
+
+
+def _study() -> ModuleType:
+    path = ROOT / "experiments" / "nsc-general" / "heldout.py"
+    spec = importlib.util.spec_from_file_location("heldout_study", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["heldout_study"] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def study() -> ModuleType:
+    return _study()
+
+
+@pytest.fixture(scope="module")
+def first(study: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("heldout")
+    study.main(["--agent", "greedy", "--out", str(out), *ARGS])
+    return out
+
+
+def test_every_game_is_played_once_and_paired(study: ModuleType, first: Path) -> None:
+    lines = (first / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    keys = [json.loads(line)["key"] for line in lines]
+    summary = json.loads((first / "summary.json").read_text(encoding="utf-8"))
+    best = summary["best"]
+    s = study.Settings("greedy", ("duell",), (5, 1), ("greedy", "stuermer"), 2, 1, 4, 2)
+    wanted = {g.key for g in study.selection_games(s) + study.evaluation_games(s, best)}
+    # selection: 2 fights x 2x2 doctrine pairs x (2 or 1) games; evaluation: 2 seats x
+    # 2 players x (4 or 2) games a fight, a game the agent plays as a seat's best doctrine
+    # only once
+    assert len(keys) == len(set(keys)) == len(wanted) and set(keys) == wanted
+    assert len(wanted) < (4 * 2 + 4 * 1) + (2 * 2 * 4 + 2 * 2 * 2)
+    # greedy evaluated against itself where it is the seat's best doctrine: the same games
+    # on the same seeds, so the same results, and the difference is exactly 0
+    same = [r for r in summary["rows"] if r["doctrine"] == "greedy"]
+    assert same and all(r["diff"] == 0 and r["agent_rate"] == r["doctrine_rate"] for r in same)
+    for seat, verdict in summary["verdict"].items():
+        rows = [r for r in summary["rows"] if r["seat"] == seat]
+        assert verdict["mean_diff"] == pytest.approx(sum(r["diff"] for r in rows) / len(rows))
+    assert (first / "summary.md").read_text(encoding="utf-8").startswith("# Held-out")
+    assert len(same) < len(summary["rows"])  # and a seat where it is not
+
+
+def test_selection_and_evaluation_use_other_seeds(study: ModuleType) -> None:
+    sel = {study.Game("select", "duell", "greedy", "greedy", i).seed for i in range(50)}
+    ev = {study.Game("eval", "duell", "greedy", "greedy", i).seed for i in range(50)}
+    assert len(sel) == len(ev) == 50 and not sel & ev
+
+
+def test_a_killed_run_resumes_where_it_stopped(
+    study: ModuleType, first: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "resumed"
+    out.mkdir()
+    for name in ("config.json",):
+        (out / name).write_bytes((first / name).read_bytes())
+    lines = (first / "games.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = len(lines) // 2
+    # half the games and a line the kill cut short
+    (out / "games.jsonl").write_text("".join(lines[:kept]) + lines[kept][:17], encoding="utf-8")
+    study.main(["--agent", "greedy", "--out", str(out), *ARGS])
+    again = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()[kept:]]
+    before = {json.loads(x)["key"]: json.loads(x) for x in lines}
+    assert len(again) == len(lines) - kept  # only the missing games were played
+    assert all(before[r["key"]] == r for r in again)  # and came out the same
+    assert json.loads((out / "summary.json").read_text()) == json.loads(
+        (first / "summary.json").read_text()
+    )
+
+
+def test_other_settings_in_the_same_folder_are_refused(study: ModuleType, first: Path) -> None:
+    with pytest.raises(SystemExit, match="other settings"):
+        study.main(["--agent", "random", "--out", str(first), *ARGS])
