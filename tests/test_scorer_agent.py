@@ -74,12 +74,22 @@ def _play(game: Game, spec: str, scorer_side: Side, seed: int) -> _Checked:
     return checked
 
 
+SHIPPED = sorted(
+    p.stem for p in (Path(__file__).resolve().parents[1] / "configs" / "scenarios").glob("*.yaml")
+)
+
+
 @pytest.mark.parametrize("side", [Side.GEGNER, Side.RUNNER])
-@pytest.mark.parametrize("scenario", ["generated:7", "feuergefecht"])
+@pytest.mark.parametrize("scenario", ["generated:7", "generated:31", "generated:1000123", *SHIPPED])
 def test_scorer_plays_any_scenario_either_side_with_legal_actions(
     bundle: Path, scenario: str, side: Side
 ) -> None:
-    game = generate_game(7) if scenario.startswith("generated") else load_scenario(scenario)
+    """Every shipped scenario and generated ones (issue #18: "plays every shipped scenario
+    and any generated one without an error"), whole games, either side."""
+    if scenario.startswith("generated:"):
+        game = generate_game(int(scenario.removeprefix("generated:")))
+    else:
+        game = load_scenario(scenario)
     checked = _play(game, f"scorer:{bundle}", side, seed=3)
     assert checked.decisions > 0 and checked.illegal == 0
 
