@@ -1,0 +1,120 @@
+"""Encoding 2's env steps/s and what its encoder costs (issue #18), in the ``env`` section.
+
+``cwenv/Kampfrunde2-v0`` (K = 512, the NSC side) with random masked actions against the
+``random`` opponent, so the figure is the engine and the encoder. The same env with the
+encoders as first written (:mod:`tests.encoding2_reference`: the candidates one action at
+a time, the coarse map cell by cell; the same bytes, tests/test_encoding2_identical.py) is
+measured in the same run, so the ratio of the two is the encoder's speed-up here today.
+Both run after a warm-up, with the exact odds' cache filled: a new attack/defence pair's
+odds are measured apart (``odds:attack_pair``, against the plain Fraction enumeration
+they replaced, tests/test_odds_counts.py).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
+
+from benchmarks.core import Figure, Settings, rate
+
+SCENARIOS = ("duell", "feuergefecht")
+WARM_UP = 200  # steps before timing: the odds cache, the cover rows, the move searches
+
+
+def _stepper(scenario: str, plain: bool) -> Callable[[int], int]:
+    """``steps(n)``: n random masked steps of a fresh env (the plain encoders if asked).
+
+    The two play different seeds: on the same fight the one timed second would find the
+    map's sight lines and the odds the first one met already cached."""
+    import numpy as np
+
+    from cwenv.envs.env2 import KampfrundeEnv2
+
+    env = KampfrundeEnv2(scenario=scenario, opponent="random")
+    if plain:
+        from tests.encoding2_reference import PlainCandidateEncoder, PlainEntityEncoder
+
+        session: Any = env.session  # a Session2: the env plays encoding 2
+        session.candidates = PlainCandidateEncoder(session.tables, session.k)
+        session.entities = PlainEntityEncoder(session.tables, session.slots, session.k)
+    seed = 1 if plain else 0
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+
+    def steps(n: int) -> int:
+        for _ in range(n):
+            action = rng.choice(np.flatnonzero(env.action_masks()))
+            _, _, term, trunc, _ = env.step(action)
+            if term or trunc:
+                env.reset()
+        return n
+
+    return steps
+
+
+def env2_steps(s: Settings) -> Iterator[Figure]:
+    """``env2:<scenario>:random`` steps/s with the fast and the plain encoders."""
+    for name in SCENARIOS[:1] if s.quick else SCENARIOS:
+        steppers = {plain: _stepper(name, plain) for plain in (False, True)}
+        found: dict[bool, list[float]] = {False: [], True: []}
+        for steps in steppers.values():
+            steps(2 if s.quick else WARM_UP)
+        for _ in range(s.repeats):  # alternating samples: both see the same load
+            for plain, steps in steppers.items():
+                found[plain] += rate(partial(steps, 20), s.seconds, 1)
+        fast, old = found[False], found[True]
+        ratio = statistics.median(fast) / max(statistics.median(old), 1e-9)
+        yield Figure(
+            f"env2:{name}:random",
+            "steps/s",
+            fast,
+            note=f"(encoding 2, opponent random; {ratio:.2f}× the plain encoders)",
+            extra={"speedup": ratio},
+        )
+        yield Figure(
+            f"env2:{name}:random:plain",
+            "steps/s",
+            old,
+            note="(the same with the encoders as first written)",
+        )
+    yield from _odds(s)
+
+
+def _odds(s: Settings) -> Iterator[Figure]:
+    """New attack/defence pairs per second: ``attack_odds`` (integer counts over outcome
+    classes) against the plain Fraction enumeration of all 10,000 roll pairs."""
+    from cwenv.rules import odds
+    from cwenv.rules.options import DEFAULT_OPTIONS
+    from tests.test_odds_counts import plain_attack_odds
+
+    pairs = [(a, d) for a in range(6, 20, 3) for d in range(4, 18, 3)]
+    if s.quick:
+        pairs = pairs[:2]
+
+    def fast() -> int:
+        odds.attack_odds.cache_clear()  # every pair new, as the first time a fight meets it
+        odds._classes.cache_clear()
+        for a, d in pairs:
+            odds.attack_odds(a, d, DEFAULT_OPTIONS)
+        return len(pairs)
+
+    def plain() -> int:
+        for a, d in pairs:
+            plain_attack_odds(a, d, DEFAULT_OPTIONS)
+        return len(pairs)
+
+    try:
+        new, old = rate(fast, s.seconds, s.repeats), rate(plain, s.seconds, s.repeats)
+    finally:
+        odds.attack_odds.cache_clear()
+    ratio = statistics.median(new) / max(statistics.median(old), 1e-9)
+    yield Figure(
+        "odds:attack_pair",
+        "pairs/s",
+        new,
+        note=f"(exact attack_odds of a new attack/defence pair; {ratio:.0f}× the plain "
+        "Fraction enumeration)",
+        extra={"plain_pairs_per_s": statistics.median(old), "speedup": ratio},
+    )
