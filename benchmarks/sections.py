@@ -229,12 +229,15 @@ class _ReplayEnv(gym.Env[Any, Any]):
     ignored): MaskablePPO over it measures the policy's and the update's share of training
     alone, the ceiling of frames/s with an engine that cost nothing."""
 
-    def __init__(self, scenario: str, opponent: str, frames: int, seed: int) -> None:
+    def __init__(
+        self, scenario: str, opponent: str, frames: int, seed: int, source: Any = None
+    ) -> None:
         import numpy as np
 
         from cwenv.envs.kampfrunde import KampfrundeEnv
 
-        source = KampfrundeEnv(scenario=scenario, opponent=opponent)
+        if source is None:  # another env (encoding 2's) may be replayed the same way
+            source = KampfrundeEnv(scenario=scenario, opponent=opponent)
         self.observation_space = source.observation_space
         self.action_space = source.action_space
         rng = np.random.default_rng(seed)
@@ -295,10 +298,15 @@ def training(s: Settings) -> Iterator[Figure]:
 
 
 def _ppo_rates(
-    s: Settings, makers: Sequence[Callable[[], gym.Env[Any, Any]]], n_envs: int, n_steps: int
+    s: Settings,
+    makers: Sequence[Callable[[], gym.Env[Any, Any]]],
+    n_envs: int,
+    n_steps: int,
+    build: Callable[[Any], Any] | None = None,
 ) -> tuple[list[float], list[float]]:
     """Frames per CPU second of MaskablePPO over the envs ``makers`` build, and the share of
-    each sample's rollout time spent in the envs."""
+    each sample's rollout time spent in the envs; ``build`` makes the model from the vec
+    env (default: the MLP ``cwenv train`` uses for encoding 1)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -306,7 +314,7 @@ def _ppo_rates(
 
     vec = DummyVecEnv(list(makers))
     env_time = _TimedVec(vec)
-    model = MaskablePPO(
+    model = build(vec) if build is not None else MaskablePPO(
         FiniteMaskPolicy,  # what ``cwenv train`` uses
         vec,
         n_steps=n_steps,
@@ -349,6 +357,13 @@ def scaling(s: Settings) -> Iterator[Figure]:
     yield from run_scaling(s, DOCTRINE)
 
 
+def training2(s: Settings) -> Iterator[Figure]:
+    """The candidate scorer's training frames/s (encoding 2, :mod:`benchmarks.scorer_training`)."""
+    from benchmarks.scorer_training import training2 as measure
+
+    yield from measure(s)
+
+
 SECTIONS: dict[str, Callable[[Settings], Iterator[Figure]]] = {
     "reference": reference,
     "engine": engine,
@@ -356,5 +371,6 @@ SECTIONS: dict[str, Callable[[Settings], Iterator[Figure]]] = {
     "state": state_ops,
     "mcts": mcts,
     "training": training,
+    "training2": training2,
     "scaling": scaling,
 }
