@@ -29,6 +29,10 @@ from cwenv.envs.candidates import (
     candidate_bounds,
 )
 from cwenv.envs.entities import (
+    _COND0,
+    _E,
+    _EHIGH,
+    _ELOW,
     _M,
     _MHIGH,
     _MLOW,
@@ -36,10 +40,13 @@ from cwenv.envs.entities import (
     COARSE_BLOCK,
     COARSE_RADIUS,
     COARSE_SIDE,
+    ENTITY_FEATURES,
     MAP_CHANNELS,
     MAX_ENTITIES,
     EntityEncoder,
+    entity_rows,
 )
+from cwenv.envs.observe import _context_fighter
 from cwenv.envs.tables import F32, SCALE_MAP, GameTables
 from cwenv.model.types import Side, WeaponKind
 
@@ -160,7 +167,25 @@ class PlainCandidateEncoder:
 
 
 class PlainEntityEncoder(EntityEncoder):
-    """The entity encoder with its coarse map as of c98bcea (no cache per standpoint)."""
+    """The entity encoder as of c98bcea: one array per row, the condition bits of every row
+    counted afresh, the coarse map cell by cell (no cache per standpoint)."""
+
+    def encode(self, c: Combat, decider: int, legal: Sequence[Action]) -> tuple[F32, F32, F32, F32]:
+        """(entities, entity_mask, global, map) for ``decider``, who decides ``legal``."""
+        me = c.fighters[decider]
+        rows = entity_rows(self.slots, decider)
+        cache = self._obs1._cover_cache(c)
+        ctx = _context_fighter(c)
+        ents = np.zeros((MAX_ENTITIES, len(ENTITY_FEATURES)), dtype=np.float32)
+        for r, j in enumerate(rows):
+            ents[r] = np.array(self._row(c, me, c.fighters[j], cache, ctx), dtype=np.float32)
+        mask = np.zeros(MAX_ENTITIES, dtype=np.float32)
+        mask[: len(rows)] = 1.0
+        np.clip(ents, _ELOW, _EHIGH, out=ents)
+        return ents, mask, self._global(c, me, legal), self._map(c, me)
+
+    def _condition_bits(self, conditions: int) -> tuple[int, ...]:
+        return tuple((conditions >> b) & 1 for b in range(_E["zehrend/3"] - _COND0))
 
     def _map(self, c: Combat, me: FighterState) -> F32:
         t = self.t

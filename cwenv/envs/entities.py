@@ -64,6 +64,7 @@ GLOBAL_FEATURES = feature_names(GLOBAL_SPEC)
 _E = {n: k for k, n in enumerate(ENTITY_FEATURES)}
 _GL = {n: k for k, n in enumerate(GLOBAL_FEATURES)}
 _COND0 = _E["condition_0"]
+_NCOND = _E["zehrend/3"] - _COND0
 _DEC0 = _GL["decision_0"]
 _STATIC = ("off_map", "wall", "cover_half", "cover_three_quarter", "water", "climb", "fire", "exit")
 _M = {n: k for k, n in enumerate(MAP_CHANNELS)}
@@ -111,6 +112,7 @@ class EntityEncoder:
         self._static = static[[G[name] for name in _STATIC]]
         self._elevation = np.pad(tables.elevation, pad)
         self._terrain_blocks: dict[int, F32] = {}  # the decider's cell -> its static blocks
+        self._bits: dict[int, tuple[int, ...]] = {}
 
     def encode(self, c: Combat, decider: int, legal: Sequence[Action]) -> tuple[F32, F32, F32, F32]:
         """(entities, entity_mask, global, map) for ``decider``, who decides ``legal``."""
@@ -119,8 +121,7 @@ class EntityEncoder:
         cache = self._obs1._cover_cache(c)
         ctx = _context_fighter(c)
         ents = np.zeros((MAX_ENTITIES, len(ENTITY_FEATURES)), dtype=np.float32)
-        for r, j in enumerate(rows):
-            ents[r] = self._row(c, me, c.fighters[j], cache, ctx)
+        ents[: len(rows)] = [self._row(c, me, c.fighters[j], cache, ctx) for j in rows]
         mask = np.zeros(MAX_ENTITIES, dtype=np.float32)
         mask[: len(rows)] = 1.0
         np.clip(ents, _ELOW, _EHIGH, out=ents)
@@ -133,7 +134,7 @@ class EntityEncoder:
         g: FighterState,
         cache: dict[tuple[int, int], tuple[bool, float, float]],
         ctx: int,
-    ) -> F32:
+    ) -> tuple[float | bool | int, ...]:
         t, j = self.t, g.idx
         xs, ys, elev = t.xs, t.ys, c.bm.elevation
         dx, dy = xs[g.pos] - xs[me.pos], ys[g.pos] - ys[me.pos]
@@ -162,7 +163,7 @@ class EntityEncoder:
             1.0, is_self, not is_self and not hostile, hostile and g.side is not Side.NEUTRAL,
             g.side is Side.NEUTRAL, g.on_map, standing, g.down, g.dead, g.fled, g.prone,
             g.lp / lp_max, g.lp / 60, lp_max / 60,
-            *((g.conditions >> b) & 1 for b in range(_E["zehrend/3"] - _COND0)),
+            *self._condition_bits(g.conditions),
             len(g.zehrend) / 3, g.reactions / 3, g.mumm / 5,
             g.mumm / g.mumm_max if g.mumm_max else 0.0,
             (me.aim_stacks if is_self else g.aim_stacks) / 3,
@@ -175,7 +176,14 @@ class EntityEncoder:
             standing and not is_self and dist <= me.melee_reach,
             self._obs1._threat(g, me, dist, sight) if danger else 0.0,
         )  # fmt: skip
-        return np.array(v, dtype=np.float32)
+        return v
+
+    def _condition_bits(self, conditions: int) -> tuple[int, ...]:
+        """The condition bit set as one 0/1 per condition slot (few distinct sets occur)."""
+        bits = self._bits.get(conditions)
+        if bits is None:
+            bits = self._bits[conditions] = tuple((conditions >> b) & 1 for b in range(_NCOND))
+        return bits
 
     def _global(self, c: Combat, me: FighterState, legal: Sequence[Action]) -> F32:
         v = np.zeros(len(GLOBAL_FEATURES), dtype=np.float32)
