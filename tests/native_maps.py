@@ -4,13 +4,14 @@ scenario's and 50 generated ones (tests/test_native_los.py, tests/test_native_pa
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from cwenv.battlemap import los
 from cwenv.battlemap.grid import BattleMap
 from cwenv.content.generate import generate_game
+from cwenv.native.differential import engine_as
 from cwenv.runner.task import load_game
+
+__all__ = ["GENERATED", "SCENARIOS", "all_maps", "engine_as"]
 
 SCENARIOS = sorted(p.stem for p in Path("configs/scenarios").glob("*.yaml"))
 GENERATED = range(50)
@@ -22,15 +23,3 @@ def all_maps() -> Iterator[tuple[str, BattleMap]]:
         yield name, load_game(name).battlemap
     for seed in GENERATED:
         yield f"generated:{seed}", generate_game(seed).battlemap
-
-
-@contextmanager
-def engine_as(choice: str) -> Iterator[None]:
-    """Run the block under one engine, then give back the one chosen before, not simply
-    'native': under ``CWENV_ENGINE=python`` every later test must stay on the reference."""
-    before = los.engine()
-    los.use_engine(choice)
-    try:
-        yield
-    finally:
-        los.use_engine(before)
