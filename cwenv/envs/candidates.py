@@ -160,33 +160,36 @@ class CandidateEncoder:
         """Each standpoint's vs rows and its summary over the standing enemies: cover
         min, mean, max, enemies in sight, nearest and mean distance, melee reaches."""
         out = np.zeros((len(spots), MAX_ENTITIES, len(VS_FEATURES)), dtype=np.float32)
-        metres: dict[int, np.ndarray] = {}
-        for r, g in enumerate(others):
-            if r == 0 or not g.on_map:
-                continue
-            out[:, r, 0] = self._cover_levels(c, g.pos, spots) / 3
-            metres[r] = self._distances(g.pos, spots)
-            out[:, r, 1] = metres[r] / SCALE_MAP
+        seen = [r for r, g in enumerate(others) if r and g.on_map]
+        if not seen:
+            return out, np.tile(_NO_FOES, (len(spots), 1))
+        srcs = [others[r].pos for r in seen]
+        levels = np.stack([self._cover_levels(c, src, spots) for src in srcs])
+        metres = np.maximum(  # (seen, spots): Chebyshev metres (B01)
+            np.abs(self._xs[spots][None, :] - self._xs[srcs][:, None]),
+            np.abs(self._ys[spots][None, :] - self._ys[srcs][:, None]),
+        )
+        out[:, seen, 0] = (levels / 3).T
+        out[:, seen, 1] = (metres / SCALE_MAP).T
         foes = [
-            r for r, g in enumerate(others) if g.standing and g.on_map and g.side is not me.side
+            k for k, r in enumerate(seen) if others[r].standing and others[r].side is not me.side
         ]
         if not foes:
             return out, np.tile(_NO_FOES, (len(spots), 1))
         # Float64 of the float32 entries, summed foe by foe in roster order: the same
         # numbers, in the same order, as a sum over each standpoint's foes.
-        cover = out[:, foes, 0].astype(np.float64)
-        ds = out[:, foes, 1].astype(np.float64)
-        cover_sum, ds_sum = cover[:, 0].copy(), ds[:, 0].copy()
+        cover = out[:, [seen[k] for k in foes], 0].T.astype(np.float64)
+        ds = out[:, [seen[k] for k in foes], 1].T.astype(np.float64)
+        cover_sum, ds_sum = cover[0].copy(), ds[0].copy()
         for j in range(1, len(foes)):
-            cover_sum += cover[:, j]
-            ds_sum += ds[:, j]
-        reach = np.zeros(len(spots), dtype=np.int64)
-        for r in foes:
-            reach += metres[r] <= others[r].melee_reach
+            cover_sum += cover[j]
+            ds_sum += ds[j]
+        reaches = np.array([others[seen[k]].melee_reach for k in foes])[:, None]
+        reach = (metres[foes] <= reaches).sum(axis=0)
         return out, np.stack(
             (
-                cover.min(axis=1), cover_sum / len(foes), cover.max(axis=1),
-                (cover < 1.0).sum(axis=1) / 15, ds.min(axis=1), ds_sum / len(foes),
+                cover.min(axis=0), cover_sum / len(foes), cover.max(axis=0),
+                (cover < 1.0).sum(axis=0) / 15, ds.min(axis=0), ds_sum / len(foes),
                 reach / 15,
             ),
             axis=1,
