@@ -61,6 +61,16 @@ def targets(figures: list[Figure]) -> list[dict[str, Any]]:
         v = by["ppo:env_share"].value
         add("env share of rollout time", "≤ 25 %", v, v <= 0.25,
             f"{v / 0.25:.1f}× over" if v > 0.25 else "met")  # fmt: skip
+    # issue #18: the candidate scorer (encoding 2) trains at ≥ 1,500 frames/s, env ≤ 25 %
+    for name, what in (("ppo2:frames", ""), ("ppo2:frames_policy_only", ", env cost 0")):
+        if name in by:
+            v = by[name].value
+            add(f"candidate scorer frames/s{what}", "≥ 1,500", v, v >= 1500,
+                f"{1500 / v:.1f}× short" if v < 1500 else "met")  # fmt: skip
+    if "ppo2:env_share" in by:
+        v = by["ppo2:env_share"].value
+        add("candidate scorer: env share of rollout time", "≤ 25 %", v, v <= 0.25,
+            f"{v / 0.25:.1f}× over" if v > 0.25 else "met")  # fmt: skip
     scale = sorted(
         (int(f.name.split("=")[1].split(":")[0]), f.extra["us_per_turn"])
         for f in figures

@@ -26,10 +26,17 @@ def test_quick_benchmark_writes_json_md_and_plot(tmp_path: Path) -> None:
         "legal_actions",
         "mcts",
         "ppo:",
+        "ppo2:",
         "scaling:",
     ):
         assert any(n.startswith(prefix) for n in names), prefix
     assert "ppo:frames_policy_only" in names  # the policy side alone, env replayed
+    assert "ppo2:frames_policy_only" in names  # the candidate scorer's, likewise
+    goals = {t["target"] for t in data["targets"]}
+    assert (
+        "candidate scorer frames/s" in goals
+        and "candidate scorer: env share of rollout time" in goals
+    )
     for f in data["figures"]:
         assert f["samples"] and f["median"] >= 0
         assert (f["x_doorkey"] is None) == (not f["unit"].endswith("/s"))
@@ -42,4 +49,6 @@ def test_quick_benchmark_writes_json_md_and_plot(tmp_path: Path) -> None:
 
 
 def test_sections_are_the_documented_ones() -> None:
-    assert list(SECTIONS) == ["reference", "engine", "env", "state", "mcts", "training", "scaling"]
+    assert list(SECTIONS) == [
+        "reference", "engine", "env", "state", "mcts", "training", "training2", "scaling"
+    ]  # fmt: skip
