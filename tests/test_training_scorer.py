@@ -162,6 +162,8 @@ def test_export_and_warm_start_from_the_bundle(scorer_run: Path, tmp_path: Path)
          r"pool\.generated: .*overlaps the held-out"),
         ({"pool": {"scenarios": ["generated:1000003"]}},
          r"pool\.scenarios\.0: generated:1000003 is held out"),
+        ({"pool": {"generated": {"first": 2**31 - 10, "count": 20}}},
+         r"pool\.generated: .*the last seed is 2147483647"),
         ({"pool": {"scenarios": ["nirgendwo"]}}, r"pool\.scenarios\.0: cannot load 'nirgendwo'"),
         ({"pool": {"scenarios": ["generated:x"]}},
          r"pool\.scenarios\.0: cannot load 'generated:x'"),
@@ -175,6 +177,53 @@ def test_config_mistakes_name_the_field(
     path = _config(tmp_path, **changes)
     with pytest.raises(ConfigError, match=message):
         load_training_config(path)
+
+
+def test_a_yaml_of_a_held_out_generated_seed_is_refused(tmp_path: Path) -> None:
+    from cwenv.content.generate import generate_yaml
+
+    fight = tmp_path / "zufall.yaml"
+    fight.write_text(generate_yaml(1_000_007), encoding="utf-8")
+    path = _config(tmp_path, pool={"scenarios": ["duell", str(fight)]})
+    with pytest.raises(ConfigError, match=r"pool\.scenarios\.1: .*as 'generated:1000007'"):
+        load_training_config(path)
+
+
+def test_a_resume_keeps_the_held_out_fights(scorer_run: Path, tmp_path: Path) -> None:
+    """A run that trained on a fight cannot resume calling it held out (the bundle's
+    manifest would then claim a fight the policy saw was unseen)."""
+    runs = tmp_path / "runs"
+    shutil.copytree(scorer_run, runs / "scorer-smoke")
+    narrower = _config(tmp_path, total_timesteps=384, held_out={"scenarios": ["boss"]})
+    with pytest.raises(CheckpointError, match="held_out"):
+        train(narrower, runs=runs, resume=True)
+
+
+def _first_fights(cfg: Any, run: Path, ckpt: Any) -> list[Any]:
+    from agents.training.train import _start
+
+    vec, _, _, _ = _start(cfg, run, ckpt, ckpt is not None)
+    try:
+        fights = []
+        for _ in range(3):
+            vec.reset()
+            fights += vec.get_attr("fight")
+        return fights
+    finally:
+        vec.close()
+
+
+def test_a_resumed_run_draws_new_fights(scorer_run: Path, tmp_path: Path) -> None:
+    """A resume continues the stream of fights, sides and dice instead of replaying the
+    first start's (a run resumed many times would train on one prefix of its pool)."""
+    runs = tmp_path / "runs"
+    shutil.copytree(scorer_run, runs / "scorer-smoke")
+    cfg = load_run_config(scorer_run)
+    ckpt = read_checkpoint(latest_checkpoint(scorer_run))  # type: ignore[arg-type]
+    fresh = _first_fights(cfg, tmp_path / "fresh", None)
+    assert fresh == _first_fights(cfg, tmp_path / "again", None)  # a start replays
+    resumed = _first_fights(cfg, runs / "scorer-smoke", ckpt)
+    assert resumed != fresh and len(set(fresh) | set(resumed)) > len(set(fresh))
 
 
 def test_pool_env_draws_every_kind_of_fight_reproducibly() -> None:

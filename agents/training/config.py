@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cwenv.content.errors import Origin, validate
 from cwenv.yamlio import ConfigError, read_yaml_file
@@ -104,6 +104,12 @@ class Generated(BaseModel):
 
     first: int = Field(0, ge=0, lt=2**31)
     count: int = Field(gt=0, le=2**31)
+
+    @model_validator(mode="after")
+    def _seeds_exist(self) -> Generated:
+        if self.stop > 2**31:  # generated:SEED stops at 2³¹−1; a draw past it would crash
+            raise ValueError(f"first + count is {self.stop}; the last seed is 2147483647")
+        return self
 
     @property
     def stop(self) -> int:

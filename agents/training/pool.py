@@ -90,6 +90,8 @@ def draw_fight(pool: Pool, rng: np.random.Generator) -> Fight:
 def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[Any, str]]:
     """``(field path, message)`` for every pool entry that is held out (names compared as
     written and as loaded, so a path to a held-out scenario's file is caught too)."""
+    from cwenv.content.generate import seed_in_name
+
     out: list[tuple[Any, str]] = []
     gen, held_gen = pool.generated, held.generated
     if gen is not None and held_gen is not None and gen.overlaps(held_gen):
@@ -113,9 +115,14 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
         hit = held_names.get(ref)
         if hit is None:
             try:
-                hit = held_names.get(load_ref(ref, rules).name)
+                name = load_ref(ref, rules).name
             except ValueError:
                 continue  # reported by the pool's own check
+            hit = held_names.get(name)
+            # a YAML written by `cwenv scenarios generate` names its seed
+            seed = seed_in_name(name)
+            if hit is None and seed is not None and held_gen is not None:
+                hit = f"generated:{seed}" if held_gen.first <= seed < held_gen.stop else None
         if hit is not None:
             out.append((("pool", "scenarios", i), f"{ref!r} is held out (as {hit!r})"))
     return out

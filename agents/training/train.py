@@ -225,7 +225,9 @@ def prepare_run(cfg: TrainingConfig, run: Path, resume: bool) -> Checkpoint | No
         now = cfg.resolved()
         pairs = [("encoding", saved.get("encoding", 1), cfg.encoding)]
         if cfg.encoding == 2:  # the pool may change (a curriculum); the network may not
-            pairs += [("scorer", saved.get("scorer"), now["scorer"])]
+            # held_out too: each start checks its pool against it, so no pool of the run
+            # ever held a fight the bundle's manifest calls held out
+            pairs += [(k, saved.get(k), now[k]) for k in ("scorer", "held_out")]
         else:
             pairs += [(k, saved.get(k), now[k]) for k in KEPT_ON_RESUME]
             old_hyper = saved.get("hyperparams")
@@ -278,6 +280,9 @@ def _start(
         model = build_model(cfg, vec, run / "tb")
         if ckpt is not None:
             restore_model(model, ckpt)
+            # building the model seeded every env with `seed`, which would replay the first
+            # start's fights, sides and dice after every resume: continue from the frame
+            model.set_random_seed((cfg.seed * 1_000_003 + ckpt.timesteps) % 2**32)
         elif cfg.encoding == 2:
             from agents.training.scorer_run import load_scorer_init
 
