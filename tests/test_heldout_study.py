@@ -91,3 +91,43 @@ def test_a_killed_run_resumes_where_it_stopped(
 def test_other_settings_in_the_same_folder_are_refused(study: ModuleType, first: Path) -> None:
     with pytest.raises(SystemExit, match="other settings"):
         study.main(["--agent", "random", "--out", str(first), *ARGS])
+
+
+def _scorer_bundle(folder: Path, fill: float) -> None:
+    """A tiny scorer bundle whose every weight is ``fill``."""
+    import numpy as np
+
+    from agents.policy.manifest import EncodingRecord
+    from agents.policy.scorer import param_shapes
+    from agents.policy.scorer_bundle import (
+        Network,
+        ScorerManifest,
+        scorer_dims,
+        write_scorer_bundle,
+    )
+    from cwenv.envs.encoding2 import ENCODING2_VERSION, encoding2_record
+
+    network = Network(hidden=4, vs_hidden=2, cand_hidden=4)
+    manifest = ScorerManifest(
+        observation_encoding=ENCODING2_VERSION, action_encoding=ENCODING2_VERSION,
+        encoding=EncodingRecord.model_validate(encoding2_record(512)), network=network,
+        scenario="duell", side="gegner", weights_sha256="0" * 64,
+    )  # fmt: skip
+    shapes = param_shapes(scorer_dims(manifest))
+    tensors = {k: np.full(v, fill, dtype=np.float32) for k, v in shapes.items()}
+    write_scorer_bundle(folder, tensors, scenario="duell", side="gegner", network=network)
+
+
+def test_a_bundle_retrained_in_place_is_other_settings(study: ModuleType, tmp_path: Path) -> None:
+    """The results folder of ``scorer:PATH`` is not reused once PATH holds other weights
+    (its games would be the old bundle's, the summary claimed for the new one)."""
+    folder, out = tmp_path / "bundle", tmp_path / "out"
+    args = ["--agent", f"scorer:{folder}", "--out", str(out), "--shipped", "duell",
+            "--generated", "0", "--doctrines", "greedy", "--select", "1", "1",
+            "--eval", "1", "1"]  # fmt: skip
+    _scorer_bundle(folder, 0.0)
+    study.main(args)
+    study.main(args)  # the same bundle: resumes, nothing to play
+    _scorer_bundle(folder, 0.5)
+    with pytest.raises(SystemExit, match="other settings"):
+        study.main(args)

@@ -77,6 +77,9 @@ class Settings:
     eval_shipped: int = 500
     eval_generated: int = 20
     bar: float = 0.15
+    # a bundle agent's weights digest: results of a bundle retrained at the same path are
+    # other settings, never mixed with the new one's games
+    agent_weights: str = ""
 
     def fights(self) -> list[str]:
         first, count = self.generated
@@ -363,6 +366,19 @@ def held_out_of(agent: str) -> tuple[tuple[str, ...], tuple[int, int]]:
     return HELD_SHIPPED, HELD_GENERATED
 
 
+def weights_of(agent: str) -> str:
+    """The ``weights_sha256`` of a ``scorer:``/``policy:`` agent's bundle, else ""."""
+    if agent.startswith("scorer:"):
+        from agents.policy.scorer_bundle import load_scorer_bundle
+
+        return load_scorer_bundle(agent.removeprefix("scorer:")).manifest.weights_sha256
+    if agent.startswith("policy:"):
+        from agents.policy.bundle import load_bundle
+
+        return load_bundle(agent.removeprefix("policy:")).manifest.weights_sha256
+    return ""
+
+
 def parse(argv: list[str] | None) -> tuple[Settings, Path, int]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--agent", required=True, help="the agent spec evaluated, e.g. scorer:PATH")
@@ -395,6 +411,7 @@ def parse(argv: list[str] | None) -> tuple[Settings, Path, int]:
         agent=args.agent, shipped=shipped, generated=generated, doctrines=tuple(args.doctrines),
         select_shipped=args.select[0], select_generated=args.select[1],
         eval_shipped=args.eval[0], eval_generated=args.eval[1], bar=args.bar,
+        agent_weights=weights_of(args.agent),
     )  # fmt: skip
     if not s.fights():
         ap.error("no fight to evaluate: give --shipped or --generated")
