@@ -11,9 +11,11 @@ within one decision are cached on the board.
 
 from __future__ import annotations
 
-import heapq
 import weakref
 from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
 
 from cwenv.agent import DecisionView
 from cwenv.battlemap.grid import BattleMap, Terrain
@@ -53,10 +55,73 @@ _STEP_COST = {Terrain.DOOR_CLOSED: 2, Terrain.WATER: 3, Terrain.FIRE: 3}
 walking through fire (D03)."""
 
 
+class _Walks:
+    """One map's walking graph and its fields toward single cells, per door state."""
+
+    __slots__ = ("adjacent", "cost", "doors", "single")
+
+    def __init__(self, bm: BattleMap) -> None:
+        terrain, elev = bm.terrain, bm.elevation
+        passable = [t.standable or t is Terrain.DOOR_CLOSED for t in terrain]
+        # walking n -> cell: n passable, and a climb of more than 1 m needs a climbable cell
+        self.adjacent = tuple(
+            tuple(
+                n
+                for n in bm.neighbours[cell]
+                if passable[n]
+                and not (elev[cell] - elev[n] > 1 and terrain[cell] is not Terrain.CLIMB)
+            )
+            for cell in range(bm.size)
+        )
+        self.cost = [_STEP_COST.get(t, 1) for t in terrain]  # of a step onto the cell
+        self.doors = tuple(i for i, t in enumerate(terrain) if t is Terrain.DOOR_CLOSED)
+        self.single: dict[tuple[int, bytes], npt.NDArray[np.int64]] = {}
+
+    def field(self, target: int, doors: bytes) -> npt.NDArray[np.int64]:
+        """Steps from every cell to ``target`` (Dial's search: steps cost 1 to 3)."""
+        key = (target, doors)
+        hit = self.single.get(key)
+        if hit is not None:
+            return hit
+        if len(self.single) > _FIELDS_PER_MAP:
+            self.single.clear()
+        cost = self.cost
+        if self.doors:
+            cost = cost.copy()
+            for door, shut in zip(self.doors, doors, strict=True):
+                cost[door] = 2 if shut else 1  # an opened door costs a plain step
+        adjacent = self.adjacent
+        dist = [FAR] * len(cost)
+        dist[target] = 0
+        buckets: list[list[int]] = [[target]]
+        d = 0
+        while d < len(buckets):
+            for cell in buckets[d]:
+                if dist[cell] != d:
+                    continue  # reached cheaper since
+                for n in adjacent[cell]:
+                    nd = d + cost[n]
+                    if nd < dist[n]:
+                        dist[n] = nd
+                        while len(buckets) <= nd:
+                            buckets.append([])
+                        buckets[nd].append(n)
+            d += 1
+        hit = self.single[key] = np.array(dist, dtype=np.int64)
+        return hit
+
+
+_WALKS: weakref.WeakKeyDictionary[BattleMap, _Walks] = weakref.WeakKeyDictionary()
+
+
 def walk_field(bm: BattleMap, targets: tuple[int, ...], opaque: bytearray) -> list[int]:
     """Steps from every cell to the nearest of ``targets`` over standable cells and closed
     doors, round walls and cover objects; doors, water and fire cost extra (B01–B06 only
-    roughly: a guide for moving toward the enemy, not the movement rules)."""
+    roughly: a guide for moving toward the enemy, not the movement rules).
+
+    The nearest of several targets is the least of the walks to each, and a walk toward
+    one cell depends on the doors alone: those fields are kept per map, so when one enemy
+    moves only its own field is searched anew."""
     fields = FIELDS.get(bm)
     if fields is None:
         fields = FIELDS[bm] = {}
@@ -66,28 +131,13 @@ def walk_field(bm: BattleMap, targets: tuple[int, ...], opaque: bytearray) -> li
         return hit
     if len(fields) > _FIELDS_PER_MAP:
         fields.clear()
-    terrain, elev = bm.terrain, bm.elevation
-    passable = [t.standable or t is Terrain.DOOR_CLOSED for t in terrain]
-    dist = [FAR] * bm.size
-    queue: list[tuple[int, int]] = []
-    for t in targets:
-        dist[t] = 0
-        queue.append((0, t))
-    heapq.heapify(queue)
-    while queue:
-        d, cell = heapq.heappop(queue)
-        if d > dist[cell]:
-            continue
-        for n in bm.neighbours[cell]:
-            # walking n -> cell: a climb of more than 1 m needs a climbable cell
-            if not passable[n] or (elev[cell] - elev[n] > 1 and terrain[cell] is not Terrain.CLIMB):
-                continue
-            nd = d + _STEP_COST.get(terrain[n], 1)
-            if terrain[n] is Terrain.DOOR_CLOSED and not opaque[n]:
-                nd = d + 1  # an opened door
-            if nd < dist[n]:
-                dist[n] = nd
-                heapq.heappush(queue, (nd, n))
+    walks = _WALKS.get(bm)
+    if walks is None:
+        walks = _WALKS[bm] = _Walks(bm)
+    doors = bytes(opaque[d] for d in walks.doors)
+    dist: list[int] = [FAR] * bm.size
+    if targets:
+        dist = np.minimum.reduce([walks.field(t, doors) for t in targets]).tolist()
     fields[key] = dist
     return dist
 

@@ -20,6 +20,7 @@ SCENARIOS = ("duell", "feuergefecht", "strassenschlacht")
 RULES = {"steps": None, "passes": "passes"}  # initiative systems: default and passes.yaml
 DOCTRINE = "taktiker"  # the doctrine measured against itself
 AGENTS = (DOCTRINE, "greedy")
+DOCTRINES = (DOCTRINE, "stuermer", "schuetze")  # each against itself on feuergefecht
 
 
 def _scenarios(s: Settings) -> tuple[str, ...]:
@@ -89,11 +90,15 @@ def reference(s: Settings) -> Iterator[Figure]:
 
 def engine(s: Settings) -> Iterator[Figure]:
     """Full combats per second: the doctrine against itself and greedy against itself, on
-    each scenario under both initiative systems."""
+    each scenario under both initiative systems; the other two doctrines against
+    themselves on the 4v4 firefight (issue #16's doctrine target)."""
     for name in _scenarios(s):
         for system, rules in RULES.items():
             game = _game(name, rules)
-            for agent in AGENTS[:1] if s.quick else AGENTS:
+            agents = AGENTS[:1] if s.quick else AGENTS
+            if name == "feuergefecht" and system == "steps":
+                agents = (*agents, *DOCTRINES[1:])
+            for agent in agents:
                 yield Figure(
                     f"combats:{name}:{system}:{agent}",
                     "combats/s",
