@@ -21,7 +21,7 @@ from typing import Any, Literal
 import gymnasium as gym
 import numpy as np
 
-from agents.training.config import Generated, HeldOut, Pool, TrainingConfig
+from agents.training.config import HeldOut, Pool, TrainingConfig
 from cwenv.engine.game import Game
 from cwenv.envs.encoding2 import DEFAULT_K
 from cwenv.envs.env2 import KampfrundeEnv2, observation_space2
@@ -89,7 +89,8 @@ def draw_fight(pool: Pool, rng: np.random.Generator) -> Fight:
 
 def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[Any, str]]:
     """``(field path, message)`` for every pool entry that is held out (names compared as
-    written and as loaded, so a path to a held-out scenario's file is caught too)."""
+    written and as loaded, so a path to a held-out scenario's file is caught too; seeds
+    of the held-out range and of ``generated:SEED`` among the held-out scenarios alike)."""
     from cwenv.content.generate import seed_in_name
 
     out: list[tuple[Any, str]] = []
@@ -99,17 +100,32 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
             (("pool", "generated"), f"{gen.label()} overlaps the held-out {held_gen.label()}")
         )
     held_names: dict[str, str] = {}
+    held_seeds: set[int] = set()
     for ref in held.scenarios:
         held_names[ref] = ref
         with suppress(ValueError):  # a held-out name this cwenv lacks cannot be trained on
+            seed = generated_seed(ref)
+            if seed is not None:
+                held_seeds.add(seed)
             held_names[load_ref(ref, rules).name] = ref
+    inside = sorted(s for s in held_seeds if gen is not None and gen.first <= s < gen.stop)
+    if gen is not None and inside:
+        out.append(
+            (("pool", "generated"), f"{gen.label()} holds the held-out generated:{inside[0]}")
+        )
+
+    def held_seed(seed: int) -> bool:
+        return seed in held_seeds or (
+            held_gen is not None and held_gen.first <= seed < held_gen.stop
+        )
+
     for i, ref in enumerate(pool.scenarios):
         try:
             seed = generated_seed(ref)
         except PoolError:
             continue  # reported by the pool's own check
-        if seed is not None and held.generated is not None:
-            if held.generated.overlaps(Generated(first=seed, count=1)):
+        if seed is not None:
+            if held_seed(seed):
                 out.append((("pool", "scenarios", i), f"{ref} is held out"))
             continue
         hit = held_names.get(ref)
@@ -121,8 +137,8 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
             hit = held_names.get(name)
             # a YAML written by `cwenv scenarios generate` names its seed
             seed = seed_in_name(name)
-            if hit is None and seed is not None and held_gen is not None:
-                hit = f"generated:{seed}" if held_gen.first <= seed < held_gen.stop else None
+            if hit is None and seed is not None and held_seed(seed):
+                hit = f"generated:{seed}"
         if hit is not None:
             out.append((("pool", "scenarios", i), f"{ref!r} is held out (as {hit!r})"))
     return out
