@@ -99,8 +99,8 @@ def _first_divergence(games: int, play: Play) -> Divergence:
     ("name", "play", "games"),
     [
         ("cover_level", Play(), 1),  # three-quarter cover reported as half
-        ("cover_level", Play(encode_every=0), 3),  # the event log alone catches it too
-        ("provocation_tie", Play(), 10),  # a metre tie goes to more provocations
+        ("cover_level", Play(encode_every=0), 5),  # the event log alone catches it too
+        ("provocation_tie", Play(), 40),  # a metre tie goes to more provocations
     ],
     ids=["cover-encodings", "cover-events", "provocation-tie"],
 )
@@ -117,3 +117,37 @@ def test_a_planted_fault_is_caught_with_its_seed_and_step(
     with pytest.raises(DivergenceError) as again:  # the game replays alone, to the same step
         play_case(found.case, "mixed", play)
     assert again.value.divergence == found
+
+
+@pytest.mark.parametrize("only_native", [True, False], ids=["native-only", "both"])
+def test_an_error_is_a_divergence_unless_both_engines_raise_it(
+    monkeypatch: pytest.MonkeyPatch, only_native: bool
+) -> None:
+    from cwenv.engine.state import Combat
+
+    real = Combat.apply
+
+    def apply(self: Combat, action: object) -> None:
+        if len(self.history) == 3 and (los.engine() == "native" or not only_native):
+            raise RuntimeError("boom")
+        real(self, action)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Combat, "apply", apply)
+    case = cases.case_of(0, "mixed")
+    if only_native:
+        with pytest.raises(DivergenceError) as found:
+            play_case(case, "mixed", Play(max_steps=10))
+        d = found.value.divergence
+        assert (d.step, d.what, d.python, d.native) == (
+            3,
+            "error",
+            "None",
+            "raised RuntimeError: boom",
+        )
+    else:  # the game's own error, raised as it is, saying where
+        with pytest.raises(RuntimeError, match="boom") as raised:
+            play_case(case, "mixed", Play(max_steps=10))
+        assert raised.value.__notes__ == [
+            f"under both engines, in game 0 ({case.label}, seed 0) at step 3; replay: "
+            "python -m cwenv.native.differential --pool mixed --game 0"
+        ]

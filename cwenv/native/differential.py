@@ -59,12 +59,17 @@ class Divergence:
     native: str
 
     def describe(self) -> str:
+        where, replay = whereabouts(self.case, self.pool, self.step)
         return (
-            f"the engines diverge in game {self.case.index} ({self.case.label}, seed "
-            f"{self.case.seed}) at step {self.step}: {self.what}\n  python: {self.python}\n"
-            f"  native: {self.native}\n  replay: python -m cwenv.native.differential "
-            f"--pool {self.pool} --game {self.case.index}"
+            f"the engines diverge in {where}: {self.what}\n  python: {self.python}\n"
+            f"  native: {self.native}\n  replay: {replay}"
         )
+
+
+def whereabouts(case: Case, pool: str, step: int) -> tuple[str, str]:
+    """Where in a run a step is, and the command that replays its game alone."""
+    replay = f"python -m cwenv.native.differential --pool {pool} --game {case.index}"
+    return f"game {case.index} ({case.label}, seed {case.seed}) at step {step}", replay
 
 
 @dataclass(slots=True)
@@ -151,16 +156,20 @@ class _Twin:
             with engine_as(e):
                 try:
                     out[e] = _Answer(call(e))
-                except (ValueError, KeyError, IndexError, RuntimeError, TypeError) as exc:
+                except Exception as exc:  # any error: either engine's, reported as one
                     out[e] = _Answer(error=f"{type(exc).__name__}: {exc}")
                     caught = exc
         errors = {out[e].error for e in ENGINES}
         if errors == {None}:
             return out
-        if len(errors) == 1 and caught is not None:
+        if len(errors) == 1 and caught is not None:  # the same error: the game's, not a diff
+            caught.add_note("under both engines, in {}; replay: {}".format(*self.where()))
             raise caught
         self.diverge(what, out["python"].shown(), out["native"].shown())
         return out
+
+    def where(self) -> tuple[str, str]:
+        return whereabouts(self.case, self.pool, self.step)
 
     def diverge(self, what: str, python: str, native: str) -> None:
         raise DivergenceError(Divergence(self.case, self.pool, self.step, what, python, native))
