@@ -29,7 +29,7 @@ from cwenv.model.specs import WeaponSpec
 from cwenv.model.types import CheckValue, CoverLevel, Side
 
 if TYPE_CHECKING:
-    from agents.estimates import Estimate
+    from agents.estimates import DamageProfile, Estimate
     from cwenv.engine.events import Event
     from cwenv.rules.options import RuleOptions
 
@@ -193,6 +193,7 @@ class Board:
         "occupant",
         "opaque",
         "options",
+        "profiles",
         "protected",
         "round",
         "side",
@@ -231,6 +232,10 @@ class Board:
         self.defences: dict[tuple[object, ...], int | None] = {}
         self.cache: dict[tuple[object, ...], float] = {}
         self.estimates: dict[tuple[object, ...], Estimate] = {}
+        self.profiles: dict[tuple[int, int, int], DamageProfile] = {}
+        """Damage profiles of a fighter's weapon on a target (``weapon_profile``), keyed by
+        both fighters and the weapon's identity: every weapon is held by a fighter of
+        this board, alive while it is."""
         self.tables: dict[tuple[object, ...], object] = {}
         """Per-decision tables of the agents (e.g. :mod:`agents.cells`), by name (and, where
         they hold one agent's weights, that agent)."""

@@ -14,11 +14,7 @@ from functools import lru_cache
 
 from agents.board import Board
 from agents.exact import keep_alive, odds, success_chance
-from cwenv.engine.attack_plan import (
-    PRONE_TARGET_MALUS,
-    defence_values,
-    plan_attack,
-)
+from cwenv.engine.attack_plan import PRONE_TARGET_MALUS, defence_values, plan_attack
 from cwenv.engine.damage import armour_after_mode
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.hits import damage_bonus
@@ -151,9 +147,13 @@ def damage_profile(
 
 
 def weapon_profile(board: Board, a: FighterState, t: FighterState, w: WeaponSpec) -> DamageProfile:
-    bonus = damage_bonus(w, board.options)
-    flat = -board.options.entwaffnen_nsc_penalty if a.disarmed else 0
-    return damage_profile(board, t, bonus, w.armour_mode, w.forms, flat)
+    key = (a.idx, t.idx, id(w))  # once per decision (Board.profiles)
+    hit = board.profiles.get(key)
+    if hit is None:
+        bonus = damage_bonus(w, board.options)
+        flat = -board.options.entwaffnen_nsc_penalty if a.disarmed else 0
+        hit = board.profiles[key] = damage_profile(board, t, bonus, w.armour_mode, w.forms, flat)
+    return hit
 
 
 _ESTIMATES: dict[tuple[int, int, int | None, DamageProfile, int], Estimate] = {}

@@ -10,7 +10,7 @@ has a reaction. It barely cares for cover and never drops prone (R06).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import Field
 
@@ -65,7 +65,7 @@ class Stuermer(Doctrine):
         return 1.0
 
     def cell_bonus(self, board: Board, cell: int, acting: bool) -> float:
-        reach = max(board.me.melee_reach, 1)
+        reach = self._close(board)[0]
         if any(board.dist(cell, e.pos) <= reach for e in board.enemies):
             return self.config.melee_bonus
         return 0.0
@@ -73,11 +73,23 @@ class Stuermer(Doctrine):
     def attack_from(self, board: Board, cell: int) -> float:
         """Melee (and manoeuvres) where adjacent, discounted shots elsewhere."""
         best = super().attack_from(board, cell)
-        for t in board.enemies:
-            if board.dist(cell, t.pos) <= 1:
-                for m in self._allowed:
-                    best = max(best, self._maneuver(board, t, m))
+        if self._allowed:
+            worth = self._close(board)[1]
+            for t in board.enemies:
+                if board.dist(cell, t.pos) <= 1:
+                    w = worth.get(t.idx)
+                    if w is None:  # the best manoeuvre on t, the same from every cell
+                        w = worth[t.idx] = max(self._maneuver(board, t, m) for m in self._allowed)
+                    best = max(best, w)
         return best
+
+    def _close(self, board: Board) -> tuple[int, dict[int, float]]:
+        """This decision's reach and best manoeuvre per enemy (filled as cells need it)."""
+        key = ("close", id(self))
+        hit = board.tables.get(key)
+        if hit is None:
+            hit = board.tables[key] = (max(board.me.melee_reach, 1), {})
+        return cast(tuple[int, dict[int, float]], hit)
 
     def _maneuver(self, board: Board, t: FighterState, m: Maneuver) -> float:
         me = board.me
