@@ -319,17 +319,20 @@ def _ppo_rates(
 
     vec = DummyVecEnv(list(makers))
     env_time = _TimedVec(vec)
-    model = build(vec) if build is not None else MaskablePPO(
-        FiniteMaskPolicy,  # what ``cwenv train`` uses
-        vec,
-        n_steps=n_steps,
-        batch_size=min(256, n_envs * n_steps),
-        n_epochs=4,
-        seed=0,
-        verbose=0,
-        policy_kwargs={"net_arch": [128, 128]},
-        device="cpu",
-    )
+    if build is None:
+        model = MaskablePPO(
+            FiniteMaskPolicy,  # what ``cwenv train`` uses
+            vec,
+            n_steps=n_steps,
+            batch_size=min(256, n_envs * n_steps),
+            n_epochs=4,
+            seed=0,
+            verbose=0,
+            policy_kwargs={"net_arch": [128, 128]},
+            device="cpu",
+        )
+    else:
+        model = build(vec)
     rollout_time = [0.0]
     collect = model.collect_rollouts
 
