@@ -22,11 +22,14 @@ MAX_GAMES = 24
 MAX_STEPS = 600
 FAST = ("random", "greedy", "stuermer", "schuetze", "taktiker")
 RARE_FIRST = [
-    ("rooftop", "alternatives", 58),
-    ("duel", "passes", 0),
+    ("rooftop", "alternatives", 24),
+    ("duel", "passes", 10),
     ("firefight", "alternatives", 0),
 ]
-"""Seeds known to reach the rare prompts (STURZ on the roof, DEATH in a duel) go first."""
+"""Seeds known to reach the rare prompts (STURZ on the roof, DEATH in a duel) go first:
+the first seeds from 0 whose random play, drawn as ``_collect`` draws it (from empty
+buckets), meets them under the PCG32 dice of issue #16 (58 and 0 under the Mersenne
+Twister)."""
 
 
 def _collect() -> dict[DecisionKind, list[Combat]]:

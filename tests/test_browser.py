@@ -85,7 +85,9 @@ def open_page(page: Any, live: str, mode: str) -> None:
     page.wait_for_selector("body[data-ready=true]")
 
 
-def start_fight(page: Any, agent: str = "greedy", seed: int = 3) -> str:
+def start_fight(page: Any, agent: str = "greedy", seed: int = 9) -> str:
+    """A feuergefecht fight in which the NSCs move first: seed 9 is the first from 0 whose
+    first decision is a GEGNER turn under the PCG32 dice of issue #16 (3 before)."""
     page.select_option("#scenario", "feuergefecht")
     page.fill("#seed", str(seed))
     page.select_option("#agent", agent)

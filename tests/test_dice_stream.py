@@ -54,7 +54,7 @@ def test_seeding_is_the_documented_fold_of_the_zigzag_words() -> None:
     assert len(states) == len(SEEDS)  # every seed its own stream, negatives included
 
 
-@pytest.mark.parametrize("seed", [True, 1.0, "1", None, b"\x01"])
+@pytest.mark.parametrize("seed", [True, 1.0, "1", None, b"1"])
 def test_a_seed_that_is_no_int_is_refused(seed: object) -> None:
     with pytest.raises(SeedError, match="a dice seed is an int"):
         Pcg32(seed)  # type: ignore[arg-type]

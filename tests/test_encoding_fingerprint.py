@@ -386,29 +386,32 @@ def test_env_observations_are_encoding_1_with_zeros_inserted(tmp_path: Path) -> 
     """The seeded env run of test_golden_digests: with the padded slots taken out, every
     observation, mask and reward hashes to the digest encoding 1 recorded, and every
     padded value is 0 (observation) or masked (action). The digest was recorded by
-    encoding 1 before #15 changed defaults; the old readings (OLD_RULES) play its games."""
+    encoding 1 before #15 changed defaults; the old readings (OLD_RULES) play its games,
+    with the dice of then (the legacy stream; #16 replaced it by PCG32)."""
     from cwenv.envs.kampfrunde import KampfrundeEnv
+    from cwenv.rules.dice import LEGACY_STREAM, dice_stream
 
     old_rules = tmp_path / "vor-r04.yaml"
     old_rules.write_text(OLD_RULES)
     env = KampfrundeEnv(scenario="feuergefecht", opponent="greedy", rules=old_rules)
     keep = v1_actions(env.session.layout)
     pad = np.setdiff1d(np.arange(env.session.layout.size), keep)
-    rng = np.random.default_rng(0)
-    obs, _ = env.reset(seed=0)
-    h = hashlib.sha256()
-    for _ in range(300):
-        mask = env.action_masks()
-        for key in sorted(obs):
-            old = v1_observation(key, obs[key])
-            assert np.count_nonzero(obs[key]) == np.count_nonzero(old), key
-            h.update(np.ascontiguousarray(old).tobytes())
-        assert not mask[pad].any()
-        h.update(mask[keep].tobytes())
-        obs, reward, term, trunc, _ = env.step(rng.choice(np.flatnonzero(mask)))
-        h.update(np.float64(reward).tobytes())
-        if term or trunc:
-            obs, _ = env.reset()
+    with dice_stream(LEGACY_STREAM):
+        rng = np.random.default_rng(0)
+        obs, _ = env.reset(seed=0)
+        h = hashlib.sha256()
+        for _ in range(300):
+            mask = env.action_masks()
+            for key in sorted(obs):
+                old = v1_observation(key, obs[key])
+                assert np.count_nonzero(obs[key]) == np.count_nonzero(old), key
+                h.update(np.ascontiguousarray(old).tobytes())
+            assert not mask[pad].any()
+            h.update(mask[keep].tobytes())
+            obs, reward, term, trunc, _ = env.step(rng.choice(np.flatnonzero(mask)))
+            h.update(np.float64(reward).tobytes())
+            if term or trunc:
+                obs, _ = env.reset()
     assert h.hexdigest()[:32] == OLD_ENV_DIGEST
 
 

@@ -15,6 +15,13 @@ changed, not a die, a choice or an outcome.
 The Moved-metres fix re-recorded the three feuergefecht digests: ``Moved.metres`` is the
 metres of Bewegung spent (X48 hurdles, B03 climbs, X49), not the cells entered. ``LEGACY``
 writes the cells entered again and stayed as it was, so nothing else changed.
+
+Issue #16 replaced the dice stream (Python's Mersenne Twister) by the documented PCG32 of
+both engines (cwenv/rules/stream.py, docs/dice.md), which re-recorded ``GAMES`` and
+``ENV``: every die is different. ``MERSENNE`` keeps the digests of before; the same
+scenarios, rules and agents played under the legacy stream (``dice_stream("mt19937")``,
+as a replay of an old record does) give exactly those, and ``LEGACY`` on top of them, so
+nothing but the dice changed.
 """
 
 from __future__ import annotations
@@ -23,11 +30,21 @@ import hashlib
 
 import pytest
 
+from cwenv.rules.dice import LEGACY_STREAM, dice_stream
 from cwenv.runner.task import load_game, play_combat, record_of
 from tests.golden.legacy import legacy_events_hash
 
 GAMES = {
     # (scenario, rules, agent, games): digest of the events hashes of seeds 1..games
+    ("duell", None, "greedy", 20): "5392dbfdc260ac15928b857075324c50",
+    ("feuergefecht", None, "greedy", 20): "a0254fa0530345526ae9d5ba8f3f0bda",
+    ("strassenschlacht", None, "greedy", 20): "3af6534fd5dc80b4fc9fdf3a899aab4c",
+    ("feuergefecht", "passes", "greedy", 10): "e03ba0851c1ed58a85e6968919360b21",
+    ("duell", None, "taktiker", 6): "21f76b2478ad63165ae7457698322e29",
+    ("feuergefecht", None, "taktiker", 3): "9ac31aeef6987d1fcd00ce5ccbca5441",
+}
+MERSENNE = {
+    # the same games' digests under the legacy stream (before issue #16)
     ("duell", None, "greedy", 20): "d1ccbe950ecf0cf55bae566697f2cdc3",
     ("feuergefecht", None, "greedy", 20): "aee3672d559bdf497015daff593894e2",
     ("strassenschlacht", None, "greedy", 20): "a9e36712e2c9f5eacc90104f560c02d8",
@@ -46,8 +63,12 @@ LEGACY = {
 }
 ENV = {
     # (scenario, steps): digest of every observation array and mask of a random-masked run
-    # (encoding 2, issue #14: padded capacities; with the padding taken out it is encoding
-    # 1's a4e99ea5bf553fa232ef5ddecd9466c8, see tests/test_encoding_fingerprint.py)
+    # (encoding 2, issue #14: padded capacities)
+    ("feuergefecht", 300): "2400dbf54e85e57e10b15099b257dabf",
+}
+ENV_MERSENNE = {
+    # the same run under the legacy stream (before #16); with the padding taken out it is
+    # encoding 1's a4e99ea5bf553fa232ef5ddecd9466c8, see tests/test_encoding_fingerprint.py
     ("feuergefecht", 300): "defead45fa39fcd44b3d30532abb75f6",
 }
 
@@ -90,12 +111,22 @@ def env_digest(scenario: str, steps: int) -> str:
 
 @pytest.mark.parametrize("key", list(GAMES), ids=lambda k: "-".join(map(str, k)))
 def test_seeded_games_replay_identically(key: tuple[str, str | None, str, int]) -> None:
-    assert digests(*key) == (GAMES[key], LEGACY[key])
+    assert games_digest(*key) == GAMES[key]
+
+
+@pytest.mark.parametrize("key", list(GAMES), ids=lambda k: "-".join(map(str, k)))
+def test_the_legacy_stream_replays_the_games_recorded_before_it(
+    key: tuple[str, str | None, str, int],
+) -> None:
+    with dice_stream(LEGACY_STREAM):
+        assert digests(*key) == (MERSENNE[key], LEGACY[key])
 
 
 @pytest.mark.parametrize("key", list(ENV), ids=lambda k: "-".join(map(str, k)))
 def test_env_observations_replay_identically(key: tuple[str, int]) -> None:
     assert env_digest(*key) == ENV[key]
+    with dice_stream(LEGACY_STREAM):
+        assert env_digest(*key) == ENV_MERSENNE[key]
 
 
 def test_fighter_copy_covers_every_slot() -> None:

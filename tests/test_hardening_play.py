@@ -156,7 +156,7 @@ def test_a_save_without_a_format_version_is_read_as_format_1(tmp_path: Path) -> 
     assert saved.cwenv_save == 1 and saved.scenario == "duell"
 
 
-@pytest.mark.parametrize("version", ["2", "0", "'1'", "true"])
+@pytest.mark.parametrize("version", ["3", "0", "'1'", "true"])
 def test_an_unknown_save_format_is_refused_by_name(tmp_path: Path, version: str) -> None:
     path = write(
         tmp_path / "neu.yaml", SAVE_HEAD.replace("cwenv_save: 1", f"cwenv_save: {version}")
@@ -164,7 +164,7 @@ def test_an_unknown_save_format_is_refused_by_name(tmp_path: Path, version: str)
     result = runner.invoke(app, ["play", "--load", str(path)])
     assert result.exit_code == 1
     assert "neu.yaml:1: cwenv_save: save format" in result.output
-    assert "reads format 1" in result.output and "Traceback" not in result.output
+    assert "reads formats 1 to 2" in result.output and "Traceback" not in result.output
 
 
 def test_a_save_for_another_scenario_names_the_file_and_the_action(tmp_path: Path) -> None:

@@ -108,7 +108,7 @@ def test_a_feuergefecht_at_the_table(tmp_path: Path) -> None:
             return None
         return ""
 
-    screens = play("feuergefecht --nscs greedy --seed 4 --hint", tmp_path, answer)
+    screens = play(f"feuergefecht --nscs greedy --seed {NOX_THEN_DOC} --hint", tmp_path, answer)
 
     # The first decision: Nox (C) may move; its reachable cells are ':' on the map.
     first = next(s for s in screens if "C Nox — Zug" in s)
@@ -122,7 +122,7 @@ def test_a_feuergefecht_at_the_table(tmp_path: Path) -> None:
     # The status: field, weapon drawn with its ammunition, Mumm, and the turn order.
     mara = next(line for line in first.splitlines() if "│ Mara " in line)
     assert "(1, 1)" in mara and "Sturmgewehr" in mara and "30/30" in mara and "4/4" in mara
-    assert "Runde 1 · am Zug: C Nox · danach: D Doc (28), c Konzernwache 2 (28)" in first
+    assert "Runde 1 · am Zug: C Nox · danach: D Doc (28), a Schichtleiterin Brandt (28)" in first
 
     # --hint: the advisor's proposal; Enter takes it (the engine narrates that very move).
     hint = re.search(r"Tipp \(greedy\): Bewegen nach \((\d+), (\d+)\)", first)
@@ -149,6 +149,12 @@ def test_a_feuergefecht_at_the_table(tmp_path: Path) -> None:
     assert f"greift {name} an: Angriff mit {weapon}" in result
     assert f"{weapon} gegen {name}:" in result and "Wurf" in result  # rolled, no Mumm menu
     assert "— Mumm vor der Probe" not in result  # answered for the player (no Mumm)
+
+
+NOX_THEN_DOC = 1287
+"""A feuergefecht seed whose round 1 starts with Nox's turn and then Doc's: the first from 0
+under the PCG32 dice of issue #16 (found by trying seeds with ``new_combat(seed)`` and
+``turn_order``; it was 4 under the Mersenne Twister, with Konzernwache 2 third)."""
 
 
 def _session(seed: int, runners: str = "human") -> PlaySession:
@@ -259,7 +265,7 @@ def _scripted(answers: list[str]):  # type: ignore[no-untyped-def]
 def test_without_an_advisor_enter_repeats_the_last_kind_of_choice() -> None:
     """Nox ends its turn by number; at Doc's turn Enter offers the same and takes it."""
     console = Console(record=True, width=220)
-    session = _session(4)
+    session = _session(NOX_THEN_DOC)
     game = TerminalGame(session, console, _scripted(["6", ""]), assistant=Assistant(None))
     game.run()
     text = console.export_text()
@@ -270,7 +276,7 @@ def test_without_an_advisor_enter_repeats_the_last_kind_of_choice() -> None:
 
 
 def test_denkt_nach_names_the_search_budget_before_it_starts() -> None:
-    session = _session(4)
+    session = _session(NOX_THEN_DOC)
     search = MCTSAgent(MCTSConfig(iterations=3))
     search.prepare(session.game)
     session.agents[Side.GEGNER] = search
@@ -278,9 +284,9 @@ def test_denkt_nach_names_the_search_budget_before_it_starts() -> None:
     TerminalGame(session, console, _scripted(["6", "9"]), assistant=Assistant(None)).run()
     text = console.export_text()
     line = next(t for t in text.splitlines() if "denkt nach" in t)
-    assert line == "Konzernwache 2 denkt nach … (mcts: 3 Iterationen)"
+    assert line == "Schichtleiterin Brandt denkt nach … (mcts: 3 Iterationen)"
     # said as its turn starts, before anything it chose is narrated
-    turn = text.index("Konzernwache 2 ist am Zug")
+    turn = text.index("Schichtleiterin Brandt ist am Zug")
     assert text[turn : text.index(line)].count("\n") == 1
 
 

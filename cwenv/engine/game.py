@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from cwenv.battlemap.grid import BattleMap
 from cwenv.model.specs import FighterSpec
 from cwenv.model.types import Side
-from cwenv.rules.dice import Dice, SeededDice
+from cwenv.rules.dice import Dice, seeded
 from cwenv.rules.options import DEFAULT_OPTIONS, RuleOptions
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class Game:
         """Start a combat: one seeded generator (or the given dice) for all its draws."""
         from cwenv.engine.state import Combat
 
-        return Combat(self, dice if dice is not None else SeededDice(seed))
+        return Combat(self, dice if dice is not None else seeded(seed))
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from cwenv.engine.roundflow import (
 )
 from cwenv.engine.turn import TurnFrame
 from cwenv.model.types import Side, Skill
-from cwenv.rules.dice import Dice, SeededDice
+from cwenv.rules.dice import Dice, seeded
 from cwenv.rules.readings import DeathThreshold, InitiativeSystem, NscAtZero, ReactionBasis
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def combat_at_turn(
 ) -> Combat:
     """A combat paused at ``fighter``'s turn in round ``round_``, after ``edit`` has set
     positions, LP, conditions, reactions and Mumm on the fresh combat's fighters."""
-    combat = game.new_combat(seed, dice if dice is not None else SeededDice(seed))
+    combat = game.new_combat(seed, dice if dice is not None else seeded(seed))
     if edit is not None:
         edit(combat)
     f = combat.fighters[fighter]

@@ -21,7 +21,7 @@ from cwenv.engine.frames import Frame, Return
 from cwenv.engine.game import Game
 from cwenv.engine.victory import ROUND_LIMIT_REASON, decide_after_change
 from cwenv.model.types import Side
-from cwenv.rules.dice import Dice, SeededDice
+from cwenv.rules.dice import Dice, reseeded
 
 if TYPE_CHECKING:
     from cwenv.engine.roll_purposes import RollPurpose
@@ -249,8 +249,9 @@ class Combat:
             top.legal = None
 
     def reseed_dice(self, seed: int) -> None:
-        """Replace the dice with a fresh seeded stream (search: sample another future)."""
-        self.dice = SeededDice(seed)
+        """Replace the dice with a fresh seeded stream of the same kind (search: sample
+        another future)."""
+        self.dice = reseeded(self.dice, seed)
 
     def forbid(self, side: Side, tags: Iterable[str]) -> None:
         """Restricted play: remove every action carrying one of these tactic tags (see

@@ -33,7 +33,7 @@ from cwenv.engine.state import Combat
 from cwenv.play.advise_reasons import MOVE_KINDS, reason
 from cwenv.play.menu import label
 from cwenv.play.situation import FighterSituation, Situation, load_situation
-from cwenv.rules.dice import SeededDice
+from cwenv.rules.dice import MersenneDice, SeededDice
 from cwenv.yamlio import SAVE_LIMITS, read_yaml_file
 
 __all__ = [
@@ -57,7 +57,7 @@ MAX_PLAN = 16
 PLAN_KINDS = (DecisionKind.TURN, DecisionKind.PRE_CHECK)
 """The fighter's own decisions a plan lists: its turn's and the Mumm before its rolls.
 What it does after a roll depends on the dice, which the GM has not rolled yet."""
-SAVE_FIELDS = ("cwenv_save", "actions", "runners", "nscs", "typed_dice")
+SAVE_FIELDS = ("cwenv_save", "actions", "runners", "nscs", "typed_dice", "dice_stream")
 """Fields only a save has: a file with one of them is read as a save, else a situation."""
 
 
@@ -244,7 +244,7 @@ def _rest_of_turn(c: Combat, agent: Agent, seed: int, first: Action) -> tuple[Op
         return ()
     me = key[0]
     sim = c.clone()
-    if not isinstance(c.dice, SeededDice):
+    if not isinstance(c.dice, SeededDice | MersenneDice):
         sim.reseed_dice(seed)  # table dice cannot be asked from a copy
     start = len(c.history)
     sim.apply(first)

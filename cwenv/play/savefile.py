@@ -4,6 +4,10 @@ that name the file, line and field.
 A saved game is the list of decisions and typed dice that rebuilds a combat exactly (see
 :mod:`cwenv.play.table_game`). The ``cwenv_save`` field carries the format version; a file
 without it was written before the field existed and has the same layout (format 1).
+
+Format 2 (issue #16) adds ``dice_stream``, the generator the seed feeds
+(:data:`cwenv.rules.dice.STREAMS`). A save without it was rolled by the stream of before,
+Python's Mersenne Twister (``mt19937``), and replays under it exactly.
 """
 
 from __future__ import annotations
@@ -28,15 +32,16 @@ from pydantic import (
 
 from cwenv.content.errors import issues_from
 from cwenv.engine.actions import Action, ActionKind
+from cwenv.rules.dice import LEGACY_STREAM, STREAM, STREAMS
 from cwenv.yamlio import SAVE_LIMITS, ConfigError, ConfigIssue, YamlDocument, read_yaml_file
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
 
 HUMAN = "human"
-SAVE_VERSION = 1
-"""The save format this cwenv writes and reads (the ``cwenv_save`` field). A file without
-the field predates it and has the same layout, so it is read as format 1."""
+SAVE_VERSION = 2
+"""The save format this cwenv writes (the ``cwenv_save`` field); it reads 1 and 2. A file
+without the field predates it and has format 1's layout, so it is read as format 1."""
 VERSION_FIELD = "cwenv_save"
 STRICT = ConfigDict(extra="forbid", strict=True)
 """Like content files: unknown fields are errors and nothing is coerced ('4' is no 4)."""
@@ -96,7 +101,7 @@ class SavedGame(BaseModel):
 
     model_config = STRICT
 
-    cwenv_save: int = Field(SAVE_VERSION, ge=SAVE_VERSION, le=SAVE_VERSION)
+    cwenv_save: int = Field(SAVE_VERSION, ge=1, le=SAVE_VERSION)
     scenario: str
     rules: str | None = None
     seed: int
@@ -106,6 +111,22 @@ class SavedGame(BaseModel):
     dice: Annotated[DiceMode, Strict(False)] = DiceMode.SEEDED
     typed_dice: list[W10] = Field(default_factory=list)
     actions: list[SavedAction] = Field(default_factory=list)
+    # The stream of the seeded dice; a file without it is read as LEGACY_STREAM (stored_save).
+    dice_stream: str = STREAM
+
+    @field_validator("dice_stream")
+    @classmethod
+    def _known_stream(cls, value: str) -> str:
+        if value not in STREAMS:
+            raise ValueError(f"unknown dice stream; this cwenv knows {', '.join(STREAMS)}")
+        return value
+
+
+def stored_save(data: dict[str, object]) -> dict[str, object]:
+    """A stored save's fields as read: one without ``cwenv_save`` is format 1, and one
+    written before ``dice_stream`` existed was rolled by the legacy stream, so it says so
+    (and replays exactly)."""
+    return {VERSION_FIELD: 1, "dice_stream": LEGACY_STREAM, **data}
 
 
 def write_save(path: Path, saved: SavedGame) -> None:
@@ -142,13 +163,13 @@ def _check_version(doc: YamlDocument) -> None:
     if not isinstance(data, dict) or VERSION_FIELD not in data:
         return  # no field: a save from before the field existed, which is format 1
     version = data[VERSION_FIELD]
-    if type(version) is not int or version != SAVE_VERSION:
+    if type(version) is not int or not 1 <= version <= SAVE_VERSION:
         raise ConfigError(
             [
                 doc.issue(
                     (VERSION_FIELD,),
-                    f"save format {version!r} is unknown; this cwenv reads format "
-                    f"{SAVE_VERSION} (a save written by another cwenv version?)",
+                    f"save format {version!r} is unknown; this cwenv reads formats "
+                    f"1 to {SAVE_VERSION} (a save written by another cwenv version?)",
                 )
             ]
         )
@@ -168,7 +189,7 @@ def read_saved(path: Path) -> tuple[SavedGame, YamlDocument]:
         )
     _check_version(doc)
     try:
-        saved = SavedGame.model_validate(doc.data)
+        saved = SavedGame.model_validate(stored_save(doc.data))
     except ValidationError as exc:
         raise ConfigError(issues_from(exc, SavedGame, doc)) from None
     return saved, doc

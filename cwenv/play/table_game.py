@@ -31,7 +31,7 @@ from cwenv.play.savefile import (
     read_saved,
     write_save,
 )
-from cwenv.rules.dice import InvalidDieError, ScriptedDice, SeededDice
+from cwenv.rules.dice import InvalidDieError, MersenneDice, ScriptedDice, SeededDice, seeded_dice
 from cwenv.yamlio import ConfigError, ConfigIssue, YamlDocument
 
 __all__ = [
@@ -172,11 +172,11 @@ class PlaySession:
             return ""
         return roll_text(dice.current, dice.combat.game.names)
 
-    def _dice(self, typed: Sequence[int]) -> SeededDice | TableDice:
+    def _dice(self, typed: Sequence[int]) -> SeededDice | MersenneDice | TableDice:
         if self.setup.dice is DiceMode.TABLE:
             self.table_dice = TableDice(typed, self._ask)
             return self.table_dice
-        return SeededDice(self.setup.seed)
+        return seeded_dice(self.setup.seed, self.setup.dice_stream)
 
     def _rebuild(self, actions: Sequence[Action], typed: Sequence[int]) -> Combat:
         combat = self.game.new_combat(dice=self._dice(typed))
@@ -251,6 +251,7 @@ class PlaySession:
             update={
                 "actions": [SavedAction.of(a) for a in self.combat.history],
                 "typed_dice": typed,
+                "cwenv_save": SAVE_VERSION,  # a format-1 save is written again as format 2
             }
         )
 

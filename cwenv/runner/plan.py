@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from cwenv.rules.dice import STREAM
 from cwenv.ruleset import Ruleset
 from cwenv.runner.content import ScenarioContent, scenario_content
 from cwenv.runner.errors import RunnerError
@@ -67,6 +68,7 @@ class PlannedGame:
     rules: str | None  # rule variant name or absolute path; None: the scenario's own
     rules_hash: str
     agents_hash: str
+    stream: str = STREAM  # the dice stream; the games of a tournament before #16: mt19937
 
     def task(self) -> GameTask:
         return GameTask(
@@ -77,6 +79,7 @@ class PlannedGame:
             self.seed,
             self.rules,
             self.rules_hash,
+            stream=self.stream,
         )
 
 
@@ -115,6 +118,7 @@ class Plan:
                 spec: {"hash": info.hash, **info.fingerprint} for spec, info in self.agents.items()
             },
             "games_planned": len(self.games),
+            "dice": STREAM,  # a config without it was played by the legacy stream
         }
 
 
@@ -202,6 +206,9 @@ def game_id(
     }
     if content:
         identity["content"] = content
+    # The dice stream since issue #16: a game of the new stream is another game than the
+    # one of the same seed stored before it (those ids hash no stream and keep mt19937).
+    identity["dice"] = STREAM
     return content_hash(identity)
 
 
@@ -287,6 +294,7 @@ def build_plan(config: TournamentConfig) -> Plan:
         "seed": config.seed,
         "rules": [rules[s][0] for s in config.scenarios],
         "content": [content[s].hash for s in config.scenarios],
+        "dice": STREAM,
     }
     tid = content_hash(identity, 16)
     return Plan(config, tid, rules, agents, tuple(games), content=content)

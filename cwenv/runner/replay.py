@@ -17,6 +17,7 @@ from rich.text import Text
 
 from cwenv.engine import events as ev
 from cwenv.model.types import Side
+from cwenv.rules.dice import STREAM, dice_stream
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.ratings import scenario_label
 from cwenv.runner.store import Store
@@ -53,6 +54,7 @@ class ReplaySource:
     expected: GameRecord | None = None
     game_id: str | None = None
     warnings: tuple[str, ...] = ()
+    stream: str = STREAM  # the dice stream it was recorded under
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,7 @@ def source_from_db(db: str | Path, game_id: str) -> ReplaySource:
         stored.record,
         planned.game_id,
         tuple(warnings),
+        planned.stream,
     )
 
 
@@ -231,6 +234,7 @@ def render_map(game: Game, snap: Snapshot) -> Text:
 
 def replay(source: ReplaySource) -> Replay:
     """Play the game again and compare its record with the recorded one."""
-    combat = play_combat(source.game, source.runners, source.nscs, source.seed)
+    with dice_stream(source.stream):
+        combat = play_combat(source.game, source.runners, source.nscs, source.seed)
     record = record_of(combat)
     return Replay(source, combat, record, frames(source.game, combat.events))

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cwenv.rules.dice import LEGACY_STREAM
 from cwenv.runner import database
 from cwenv.runner.content import ContentChangedError, run_changes
 from cwenv.runner.database import DatabaseError, guard
@@ -114,6 +115,7 @@ class Store:
     ``create=False``: a reader that opens the file read-only and never writes."""
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self._streams: dict[Any, Any] = {}  # tournament id → the dice stream its config names
         self.path = Path(path)
         self.readonly = not create
         self._lock: database.WriterLock | None = None
@@ -179,7 +181,10 @@ class Store:
 
     def _planned(self, row: Sequence[Any]) -> PlannedGame:
         try:
-            return _planned(row)
+            tid = row[9]  # its tournament's config names the dice stream; none: legacy (#16)
+            if tid not in self._streams:
+                self._streams[tid] = self.tournament_config(str(tid)).get("dice") if tid else None
+            return _planned([*row[:9], self._streams[tid], *row[10:]])
         except (TypeError, ValueError) as exc:
             raise DatabaseError(
                 f"{self.path} is damaged: the plan of game {row[0]!r} is unreadable ({exc})"
@@ -333,7 +338,7 @@ class Store:
             (tournament_id,),
         )
         return [
-            StoredGame(self._planned(row[:10]), self._record(row[10], row[0]), row[11])
+            StoredGame(self._planned(row[:11]), self._record(row[11], row[0]), row[12])
             for row in rows
         ]
 
@@ -355,7 +360,7 @@ class Store:
                 f"game id prefix {game_id!r} is ambiguous in {self.path}: give more of the id"
             )
         row = rows[0]
-        return StoredGame(self._planned(row[:10]), self._record(row[10], row[0]), row[11])
+        return StoredGame(self._planned(row[:11]), self._record(row[11], row[0]), row[12])
 
     def rules_options(self, rules_hash: str) -> dict[str, Any] | None:
         query = "SELECT options FROM rules WHERE rules_hash = ?"
@@ -378,21 +383,15 @@ class Store:
 _TOURNAMENTS = "SELECT tournament_id FROM tournaments ORDER BY run_seq DESC"
 
 _PLAN_COLUMNS = (
-    "p.game_id, p.scenario, p.runners, p.nscs, p.idx, p.seed, p.rules, p.rules_hash, p.agents_hash"
-)
+    "p.game_id, p.scenario, p.runners, p.nscs, p.idx, p.seed, p.rules, p.rules_hash, "
+    "p.agents_hash, (SELECT x.tournament_id FROM entries x WHERE x.game_id = p.game_id LIMIT 1)"
+)  # the last: a tournament of the game, whose config names its dice stream (_planned)
 
 
 def _planned(row: Sequence[Any]) -> PlannedGame:
-    gid, scenario, runners, nscs, idx, seed, rules, rules_hash, agents_hash, ordinal = row
+    # stream: what the game's tournament recorded; none (stored before #16): the legacy one
+    gid, scenario, runners, nscs, idx, seed, rules, rules_hash, agents_hash, stream, ordinal = row
     return PlannedGame(
-        str(gid),
-        int(ordinal),
-        str(scenario),
-        str(runners),
-        str(nscs),
-        int(idx),
-        int(seed),
-        rules,
-        str(rules_hash),
-        str(agents_hash),
-    )
+        str(gid), int(ordinal), str(scenario), str(runners), str(nscs), int(idx), int(seed),
+        rules, str(rules_hash), str(agents_hash), str(stream or LEGACY_STREAM),
+    )  # fmt: skip

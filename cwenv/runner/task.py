@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cwenv import rulesets
+from cwenv.rules.dice import STREAM, dice_stream
 from cwenv.ruleset import GameRecord, Ruleset
 from cwenv.runner.errors import GameFailedError, RunnerError
 from cwenv.runner.hashing import content_hash
@@ -60,6 +61,7 @@ class GameTask:
     rules: str | None = None
     rules_hash: str | None = None
     content: str | None = None  # the scenario's content hash (cwenv.runner.content)
+    stream: str = STREAM  # the dice stream (a game planned before issue #16: mt19937)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +284,8 @@ def play_task(task: GameTask) -> TaskResult:
                     f"scenario {task.scenario!r} (a stat block, weapon, map or rule it uses) "
                     "changed while the tournament ran; run the same command again to see what"
                 )
-        state = play_game(loaded, task.runners, task.nscs, task.seed)
+        with dice_stream(task.stream):
+            state = play_game(loaded, task.runners, task.nscs, task.seed)
         record = loaded.ruleset.record(state)
     except Exception as exc:
         raise GameFailedError(

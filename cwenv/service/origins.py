@@ -24,7 +24,7 @@ from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
 from cwenv.play.savefile import DiceMode, SavedGame, load_game, read_saved
 from cwenv.play.situation import load_situation
-from cwenv.rules.dice import Dice
+from cwenv.rules.dice import STREAM, Dice, dice_stream, seeded_dice
 from cwenv.service.errors import ServiceError, bad_field, from_config_error
 from cwenv.suggest import did_you_mean
 from cwenv.yamlio import SAVE_LIMITS, ConfigError, parse_yaml
@@ -85,7 +85,9 @@ def _names_in(text: str, field: str, source: str) -> None:
         check_shipped(f"{field}.rules", doc.data["rules"], shipped_rules(), "rule variant")
 
 
-def start_from_scenario(name: str, rules: str | None, seed: int, dice: DiceMode) -> Start:
+def start_from_scenario(
+    name: str, rules: str | None, seed: int, dice: DiceMode, stream: str = STREAM
+) -> Start:
     check_shipped("scenario", name, shipped_scenarios(), "scenario")
     if rules is not None:
         check_shipped("rules", rules, shipped_rules(), "rule variant")
@@ -93,13 +95,12 @@ def start_from_scenario(name: str, rules: str | None, seed: int, dice: DiceMode)
         game = load_scenario(name, rules=rules)
     except ConfigError as exc:
         raise from_config_error(exc, {"command line": "rules"}) from None
-    saved = SavedGame(
-        scenario=name, rules=rules, seed=seed, runners="human", nscs="human", dice=dice
-    )
-    return Start(game, _fresh(game, seed), saved)
+    return _seeded_start(game, name, rules, seed, dice, stream)
 
 
-def start_from_upload(text: str, rules: str | None, seed: int, dice: DiceMode) -> Start:
+def start_from_upload(
+    text: str, rules: str | None, seed: int, dice: DiceMode, stream: str = STREAM
+) -> Start:
     if rules is not None:
         check_shipped("rules", rules, shipped_rules(), "rule variant")
     with tempfile.TemporaryDirectory(prefix="cwenv-serve-") as tmp:
@@ -111,19 +112,33 @@ def start_from_upload(text: str, rules: str | None, seed: int, dice: DiceMode) -
             raise from_config_error(
                 exc, {str(path): "scenario_file", "command line": "rules"}
             ) from None
+    return _seeded_start(game, "(hochgeladen)", rules, seed, dice, stream)
+
+
+def _seeded_start(
+    game: Game, scenario: str, rules: str | None, seed: int, dice: DiceMode, stream: str
+) -> Start:
+    """A fight from the start of ``game``, its save naming the dice stream it rolls with."""
     saved = SavedGame(
-        scenario="(hochgeladen)", rules=rules, seed=seed, runners="human", nscs="human", dice=dice
+        scenario=scenario,
+        rules=rules,
+        seed=seed,
+        runners="human",
+        nscs="human",
+        dice=dice,
+        dice_stream=stream,
     )
-    return Start(game, _fresh(game, seed), saved)
+    return Start(game, _fresh(game, seed, stream), saved)
 
 
-def start_from_situation(text: str, dice: DiceMode) -> Start:
+def start_from_situation(text: str, dice: DiceMode, stream: str = STREAM) -> Start:
     _names_in(text, "situation", "situation")
     with tempfile.TemporaryDirectory(prefix="cwenv-serve-") as tmp:
         path = Path(tmp) / "situation.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            game, base, doc = load_situation(path)
+            with dice_stream(stream):
+                game, base, doc = load_situation(path)
         except ConfigError as exc:
             raise from_config_error(exc, {str(path): "situation"}) from None
     data = doc.data
@@ -135,6 +150,7 @@ def start_from_situation(text: str, dice: DiceMode) -> Start:
         runners="human",
         nscs="human",
         dice=dice,
+        dice_stream=stream,
     )
 
     def build(table: Dice | None) -> Combat:
@@ -161,23 +177,23 @@ def start_from_save(text: str) -> tuple[Start, str]:
         except ConfigError as exc:
             raise from_config_error(exc, {str(path): "save"}) from None
     saved = saved.model_copy(update={"runners": "human", "nscs": "human"})
-    return Start(game, _fresh(game, saved.seed), saved), str(path)
+    return Start(game, _fresh(game, saved.seed, saved.dice_stream), saved), str(path)
 
 
 def rebuild_start(kind: OriginKind, text: str | None, saved: SavedGame) -> Start:
     """The start of a stored fight, from what the store keeps (after a restart)."""
-    dice = saved.dice
+    dice, stream = saved.dice, saved.dice_stream
     if kind is OriginKind.SCENARIO or kind is OriginKind.SAVE:
-        return start_from_scenario(saved.scenario, saved.rules, saved.seed, dice)
+        return start_from_scenario(saved.scenario, saved.rules, saved.seed, dice, stream)
     if text is None:
         raise ServiceError(409, "stored_fight_broken", "the stored fight lost its text")
     if kind is OriginKind.UPLOAD:
-        return start_from_upload(text, saved.rules, saved.seed, dice)
-    return start_from_situation(text, dice)
+        return start_from_upload(text, saved.rules, saved.seed, dice, stream)
+    return start_from_situation(text, dice, stream)
 
 
-def _fresh(game: Game, seed: int) -> Callable[[Dice | None], Combat]:
+def _fresh(game: Game, seed: int, stream: str) -> Callable[[Dice | None], Combat]:
     def build(table: Dice | None) -> Combat:
-        return game.new_combat(seed, table)
+        return game.new_combat(seed, table if table is not None else seeded_dice(seed, stream))
 
     return build

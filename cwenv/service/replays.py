@@ -16,6 +16,7 @@ from typing import Any
 
 from cwenv.engine.state import Combat
 from cwenv.play.menu import label
+from cwenv.rules.dice import dice_stream, seeded_dice
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.games import GameFilter, list_games
 from cwenv.runner.replay import source_from_db
@@ -74,12 +75,13 @@ def replay_json(db: Path, game_id: str) -> dict[str, Any]:
     the first decision, then after each one with the decision taken and its events."""
     try:
         source = source_from_db(db, game_id)
-        played = play_combat(source.game, source.runners, source.nscs, source.seed)
+        with dice_stream(source.stream):
+            played = play_combat(source.game, source.runners, source.nscs, source.seed)
     except RunnerError as exc:
         raise _runner_error(exc, "game_id") from None
     if len(played.history) > MAX_STEPS:
         raise ServiceError(422, "too_long", f"the game has more than {MAX_STEPS} decisions")
-    combat = source.game.new_combat(source.seed)
+    combat = source.game.new_combat(source.seed, seeded_dice(source.seed, source.stream))
     frames = [_frame(combat, 0, 0, None)]
     for n, action in enumerate(played.history, start=1):
         taken = {"action": action_json(action), "label": label(combat, action)}

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from cwenv.play.savefile import SavedAction, SavedGame
+from cwenv.play.savefile import SavedAction, SavedGame, stored_save
 from cwenv.service.errors import ServiceError
 from cwenv.service.fights import Fight, Pending
 from cwenv.service.origins import OriginKind, Start, rebuild_start
@@ -96,7 +96,8 @@ class Store:
         if found is None:
             return None
         fid, kind, text, save, pending = found
-        saved = SavedGame.model_validate_json(save)
+        # a fight stored before issue #16 says no dice_stream: it was rolled by the legacy one
+        saved = SavedGame.model_validate(stored_save(json.loads(save)))
         return Row(fid, OriginKind(kind), text, saved, _pending_of(pending))
 
     def ids(self) -> list[str]:
