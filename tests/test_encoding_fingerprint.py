@@ -424,5 +424,6 @@ def test_a_checkpoint_of_encoding_1_is_not_resumed() -> None:
 
     ckpt: Any = SimpleNamespace(path=Path("runs/x/checkpoints/step_1"), state=SimpleNamespace())
     ckpt.state.encoding = None
+    ckpt.state.network = "mlp"  # CheckpointState's default: an MLP run's checkpoint
     with pytest.raises(CheckpointError, match=r"encoding 1 .* cannot be resumed"):
         _check_encoding(ckpt)
