@@ -15,11 +15,29 @@ played) and prints each agent's wins and the paired difference of every two agen
 from __future__ import annotations
 
 import json
+import math
 import sys
+from fractions import Fraction
 
 from cwenv.runner.seeds import game_seed
 from cwenv.runner.task import GameTask, play_task
-from cwenv.stress.comparisons import compare_paired
+from cwenv.stress.comparisons import Difference, compare_paired, compare_unpaired
+
+
+def _paired(a: list[bool], b: list[bool]) -> Difference:
+    """compare_paired, with the exact McNemar p in integers where its float division
+    overflows (2.0**n for more than 1,023 discordant pairs)."""
+    try:
+        return compare_paired(a, b)
+    except OverflowError:
+        only_a = sum(1 for x, y in zip(a, b, strict=True) if x and not y)
+        only_b = sum(1 for x, y in zip(a, b, strict=True) if y and not x)
+        n, k = only_a + only_b, min(only_a, only_b)
+        tail = Fraction(sum(math.comb(n, i) for i in range(k + 1)), 2**n)
+        d = compare_unpaired(sum(a), len(a), sum(b), len(b))
+        return Difference(
+            d.rate_a, d.rate_b, d.diff, d.low, d.high, float(min(Fraction(1), 2 * tail)), True
+        )
 
 
 def play(scenario: str, runner: str, first: int, last: int, nscs: list[str]) -> None:
@@ -49,7 +67,7 @@ def summary(paths: list[str]) -> None:
         print(f"  {agent}: {sum(wins[agent])} wins = {sum(wins[agent]) / len(rows):.1%}")
     for later, agent in enumerate(agents):
         for other in agents[:later]:
-            d = compare_paired(wins[other], wins[agent])  # diff = agent's rate - other's
+            d = _paired(wins[other], wins[agent])  # diff = agent's rate - other's
             print(
                 f"  {agent} - {other}: {d.diff * 100:+.1f} pp "
                 f"[{d.low * 100:+.1f}, {d.high * 100:+.1f}], McNemar p = {d.p_value:.2g}"
