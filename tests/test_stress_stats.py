@@ -28,6 +28,11 @@ def test_mcnemar_exact_is_the_binomial_tail() -> None:
     assert mcnemar_exact_p(1, 9) == pytest.approx(22 / 1024)
     assert mcnemar_exact_p(5, 5) == 1.0
     assert mcnemar_exact_p(0, 0) == 1.0
+    # past 1,023 discordant pairs 2.0**n overflows a float: the tail stays exact
+    # (Bin(1100, 1/2) P(X <= 500) doubled, from the integers) and a lopsided one is 0.0
+    exact = 2 * sum(math.comb(1100, i) for i in range(501)) / 2**1100
+    assert mcnemar_exact_p(500, 600) == pytest.approx(exact, rel=1e-12) and 0 < exact < 0.01
+    assert mcnemar_exact_p(30, 1600) == 0.0
 
 
 def test_two_proportion_z() -> None:

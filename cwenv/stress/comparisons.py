@@ -72,7 +72,9 @@ def mcnemar_exact_p(only_a: int, only_b: int) -> float:
     if n == 0:
         return 1.0
     k = min(only_a, only_b)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0**n
+    # in integers: 2.0**n overflows a float past n = 1023 discordant pairs, the exact
+    # quotient of two ints does not (it rounds once, to 0.0 when far below 1e-308)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / (1 << n)
     return min(1.0, 2.0 * tail)
 
 
