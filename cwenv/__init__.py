@@ -15,8 +15,9 @@ this list against the code):
     content              YAML content: fighters, equipment, maps, scenarios
     rulesets             Corporate Wars as a Ruleset; other rulesets through entry points
     envs runner play     RL encoding and environments; simulate and tournaments; table game
-    stress service       rule-variant sweeps, restricted play, exploit search; the HTTP
-                         service (cwenv serve) and its browser view
+    stress service native  rule-variant sweeps, restricted play, exploit search; the HTTP
+                         service (cwenv serve) and its browser view; the differential test
+                         of the two engines (python -m cwenv.native.differential)
     cli                  the commands: the only layer that imports ``agents`` (concrete
                          agents, training), handing what the layers below need to them
 

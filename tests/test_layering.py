@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cwenv.content",),
     ("cwenv.rulesets",),
     ("cwenv.envs", "cwenv.runner", "cwenv.play"),
-    ("cwenv.stress", "cwenv.service"),
+    ("cwenv.stress", "cwenv.service", "cwenv.native"),
     ("cwenv.cli",),
 )
 """Lowest first; the units on one line are peers that must not import each other."""
