@@ -12,12 +12,11 @@ target is ≥ 1,500 frames/s with the env ≤ 25 % of rollout time.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterator
 from typing import Any
 
 from benchmarks.core import Figure, Settings
-from benchmarks.sections import _ppo_rates, _ReplayEnv
+from benchmarks.sections import ppo_figures
 
 K = 512
 
@@ -46,36 +45,4 @@ def _env2(scenario: str, opponent: str) -> Any:
 
 
 def training2(s: Settings) -> Iterator[Figure]:
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    n_envs, n_steps = (2, 8) if s.quick else (8, 64)
-    scenario = "duell" if s.quick else "feuergefecht"
-    opponent = "greedy"
-    note = f"(scorer K={K}, {n_envs} envs, n_steps {n_steps}, {scenario}, opponent {opponent})"
-
-    def build(vec: Any) -> Any:
-        return _scorer_model(vec, n_steps, n_envs)
-
-    try:
-        real = [lambda: _env2(scenario, opponent)] * n_envs
-        frames, shares = _ppo_rates(s, real, n_envs, n_steps, build=build)
-        yield Figure("ppo2:frames", "frames/s", frames, note=note)
-        yield Figure("ppo2:env_share", "share", shares, note="(env step time / rollout time)")
-        replay = [
-            lambda i=i: _ReplayEnv(
-                scenario, opponent, 4 * n_steps, seed=i, source=_env2(scenario, opponent)
-            )
-            for i in range(n_envs)
-        ]
-        frames, shares = _ppo_rates(s, replay, n_envs, n_steps, build=build)
-        yield Figure(
-            "ppo2:frames_policy_only",
-            "frames/s",
-            frames,
-            note="(the same, observations replayed: the scorer and the update alone)",
-            extra={"env_share": statistics.median(shares)},
-        )
-    finally:
-        torch.set_num_threads(threads)
+    yield from ppo_figures(s, "ppo2", f"scorer K={K}, ", "the scorer", _env2, _scorer_model)

@@ -234,15 +234,9 @@ class _ReplayEnv(gym.Env[Any, Any]):
     ignored): MaskablePPO over it measures the policy's and the update's share of training
     alone, the ceiling of frames/s with an engine that cost nothing."""
 
-    def __init__(
-        self, scenario: str, opponent: str, frames: int, seed: int, source: Any = None
-    ) -> None:
+    def __init__(self, source: Any, frames: int, seed: int) -> None:
         import numpy as np
 
-        from cwenv.envs.kampfrunde import KampfrundeEnv
-
-        if source is None:  # another env (encoding 2's) may be replayed the same way
-            source = KampfrundeEnv(scenario=scenario, opponent=opponent)
         self.observation_space = source.observation_space
         self.action_space = source.action_space
         rng = np.random.default_rng(seed)
@@ -272,30 +266,49 @@ def training(s: Settings) -> Iterator[Figure]:
     """MaskablePPO frames/s: 8 envs in one process (DummyVecEnv), batch 256, one torch
     thread, n_steps 64; the share of rollout time spent stepping the envs; and the same
     training over replayed observations (the policy and the update alone)."""
-    import torch
-
     from cwenv.envs.kampfrunde import KampfrundeEnv
+
+    def make(scenario: str, opponent: str) -> gym.Env[Any, Any]:
+        return KampfrundeEnv(scenario=scenario, opponent=opponent)
+
+    yield from ppo_figures(s, "ppo", "", "the policy", make, None)
+
+
+def ppo_figures(
+    s: Settings,
+    prefix: str,
+    label: str,
+    learner: str,
+    make: Callable[[str, str], gym.Env[Any, Any]],
+    build: Callable[[Any, int, int], Any] | None,
+) -> Iterator[Figure]:
+    """``PREFIX:frames``, ``PREFIX:env_share`` and ``PREFIX:frames_policy_only`` of
+    MaskablePPO over the envs ``make(scenario, opponent)`` builds, the model from
+    ``build(vec, n_steps, n_envs)`` (None: the MLP); the training sections share it."""
+    import torch
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     n_envs, n_steps = (2, 8) if s.quick else (8, 64)
     scenario = "duell" if s.quick else "feuergefecht"
     opponent = "greedy"  # the training league's default member
-    note = f"({n_envs} envs, n_steps {n_steps}, {scenario}, opponent {opponent})"
+    note = f"({label}{n_envs} envs, n_steps {n_steps}, {scenario}, opponent {opponent})"
+    model = None if build is None else (lambda vec: build(vec, n_steps, n_envs))
     try:
-        real = [lambda: KampfrundeEnv(scenario=scenario, opponent=opponent)] * n_envs
-        frames, shares = _ppo_rates(s, real, n_envs, n_steps)
-        yield Figure("ppo:frames", "frames/s", frames, note=note)
-        yield Figure("ppo:env_share", "share", shares, note="(env step time / rollout time)")
+        real = [lambda: make(scenario, opponent)] * n_envs
+        frames, shares = _ppo_rates(s, real, n_envs, n_steps, build=model)
+        yield Figure(f"{prefix}:frames", "frames/s", frames, note=note)
+        yield Figure(f"{prefix}:env_share", "share", shares, note="(env step time / rollout time)")
         replay = [
-            lambda i=i: _ReplayEnv(scenario, opponent, 4 * n_steps, seed=i) for i in range(n_envs)
+            lambda i=i: _ReplayEnv(make(scenario, opponent), 4 * n_steps, seed=i)
+            for i in range(n_envs)
         ]
-        frames, shares = _ppo_rates(s, replay, n_envs, n_steps)
+        frames, shares = _ppo_rates(s, replay, n_envs, n_steps, build=model)
         yield Figure(
-            "ppo:frames_policy_only",
+            f"{prefix}:frames_policy_only",
             "frames/s",
             frames,
-            note="(the same, observations replayed: the policy and the update alone)",
+            note=f"(the same, observations replayed: {learner} and the update alone)",
             extra={"env_share": statistics.median(shares)},
         )
     finally:
