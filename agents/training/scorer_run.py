@@ -37,23 +37,14 @@ def network_of(cfg: TrainingConfig) -> Network:
     return Network(hidden=s.hidden, vs_hidden=s.vs_hidden, cand_hidden=s.cand_hidden)
 
 
-def build_scorer_model(cfg: TrainingConfig, vec: Any, tensorboard: Path | None) -> Any:
-    """A fresh MaskablePPO with the candidate scorer for ``cfg`` on ``vec``."""
-    from sb3_contrib import MaskablePPO
-
+def scorer_policy(cfg: TrainingConfig) -> tuple[type, dict[str, Any]]:
+    """The policy class and ``policy_kwargs`` of the candidate scorer for ``cfg`` (the
+    MaskablePPO around it is :func:`agents.training.train.build_model`'s, as for the MLP)."""
     from agents.training.scorer_policy import ScorerPolicy
 
     net = network_of(cfg)
     sizes = {"hidden": net.hidden, "vs_hidden": net.vs_hidden, "cand_hidden": net.cand_hidden}
-    return MaskablePPO(
-        ScorerPolicy,
-        vec,
-        seed=cfg.seed,
-        verbose=0,
-        tensorboard_log=None if tensorboard is None else str(tensorboard),
-        policy_kwargs={"scorer_kwargs": sizes},
-        **cfg.resolved_hyperparams(),
-    )
+    return ScorerPolicy, {"scorer_kwargs": sizes}
 
 
 def make_pool_env(cfg: TrainingConfig, opponent: Any) -> Any:

@@ -191,19 +191,22 @@ def _policy_kwargs(hyper: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_model(cfg: TrainingConfig, vec: Any, tensorboard: Path | None = None) -> Any:
-    """A fresh MaskablePPO for ``cfg`` on ``vec`` (a run, or the one a checkpoint fills)."""
-    if cfg.encoding == 2:
-        from agents.training.scorer_run import build_scorer_model
-
-        return build_scorer_model(cfg, vec, tensorboard)
+    """A fresh MaskablePPO for ``cfg`` on ``vec`` (a run, or the one a checkpoint fills):
+    the MLP of encoding 1 or encoding 2's candidate scorer, with the same settings."""
     hyper = cfg.resolved_hyperparams()
+    if cfg.encoding == 2:
+        from agents.training.scorer_run import scorer_policy
+
+        policy, policy_kwargs = scorer_policy(cfg)
+    else:
+        policy, policy_kwargs = FiniteMaskPolicy, _policy_kwargs(hyper)
     return MaskablePPO(
-        FiniteMaskPolicy,
+        policy,
         vec,
         seed=cfg.seed,
         verbose=0,
         tensorboard_log=None if tensorboard is None else str(tensorboard),
-        policy_kwargs=_policy_kwargs(hyper),
+        policy_kwargs=policy_kwargs,
         **{k: v for k, v in hyper.items() if k not in ("net_arch", "activation")},
     )
 
