@@ -194,6 +194,41 @@ def test_a_yaml_of_a_held_out_generated_seed_is_refused(tmp_path: Path) -> None:
         load_training_config(path)
 
 
+def _boss_copy(folder: Path, **changes: Any) -> Path:
+    """configs/scenarios/boss.yaml saved elsewhere with ``changes`` to its top level."""
+    data = yaml.safe_load((ROOT / "configs" / "scenarios" / "boss.yaml").read_text("utf-8"))
+    data.update(changes)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "myboss.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_a_renamed_copy_of_a_held_out_fight_is_refused(tmp_path: Path) -> None:
+    """A copy of boss.yaml under another file name, scenario name, description and
+    fighter names is the same fight: refused, naming the entry, the fight it copies and
+    where that one is held out. A copy that changes the fight is not."""
+    data = yaml.safe_load((ROOT / "configs" / "scenarios" / "boss.yaml").read_text("utf-8"))
+    fighters = [{**f, "name": f"Kopie {i}"} if "name" in f else f
+                for i, f in enumerate(data["fighters"])]  # fmt: skip
+    copy = _boss_copy(tmp_path / "x", name="Mein Boss", description="anders", fighters=fighters)
+    assert load_scenario(str(copy)).name == "Mein Boss"
+    path = _config(tmp_path, pool={"scenarios": ["duell", str(copy)]})
+    with pytest.raises(ConfigError) as caught:
+        load_training_config(path)
+    assert (
+        f"pool.scenarios.1: '{copy}' is a copy of the held-out 'boss' (held_out.scenarios.2)"
+        in str(caught.value)
+    )
+    # the fingerprint is not the map alone: the boss on another cell, or one guard fewer,
+    # is a fight of its own and may be trained on
+    moved = [{**f, "at": [13, 5]} if "at" in f else f for f in data["fighters"]]
+    fewer = [{**f, "count": 1} if f.get("count") == 2 else f for f in data["fighters"]]
+    for i, other in enumerate((moved, fewer)):
+        copy = _boss_copy(tmp_path / str(i), name="Mein Boss", fighters=other)
+        load_training_config(_config(tmp_path, pool={"scenarios": ["duell", str(copy)]}))
+
+
 def test_a_resume_keeps_the_held_out_fights(scorer_run: Path, tmp_path: Path) -> None:
     """A run that trained on a fight cannot resume calling it held out (the bundle's
     manifest would then claim a fight the policy saw was unseen)."""

@@ -87,10 +87,32 @@ def draw_fight(pool: Pool, rng: np.random.Generator) -> Fight:
     return Fight(ref, pool.sides[int(rng.integers(len(pool.sides)))])
 
 
+_DISPLAY = ("name", "archetype")
+"""Fields of a fighter that only name it: a copy may change them and stay the same fight."""
+
+
+def fight_fingerprint(game: Game) -> str:
+    """What makes two scenarios the same fight for the held-out check: the map (cells,
+    heights, spawns, exits) and every fighter's stat block and equipment at its starting
+    cell, in any roster order. Left out are what a copy changes without making another
+    fight: the names of the scenario, its map and fighters (and the description, which a
+    loaded game does not keep), the victory conditions, the round limit and rule options."""
+    from cwenv.rulesets.cw_content import game_parts, plain
+    from cwenv.hashing import content_hash
+
+    field = {k: v for k, v in game_parts(game)["map"].items() if k != "name"}
+    fighters = sorted(
+        content_hash({"at": at, **{k: v for k, v in plain(spec).items() if k not in _DISPLAY}})
+        for spec, at in zip(game.roster, game.positions, strict=True)
+    )
+    return content_hash({"map": field, "fighters": fighters}, 16)
+
+
 def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[Any, str]]:
-    """``(field path, message)`` for every pool entry that is held out (names compared as
-    written and as loaded, so a path to a held-out scenario's file is caught too; seeds
-    of the held-out range and of ``generated:SEED`` among the held-out scenarios alike)."""
+    """``(field path, message)`` for every pool entry that is held out: names compared as
+    written and as loaded (a path to a held-out scenario's file is caught too), the loaded
+    fight by :func:`fight_fingerprint` (a renamed or re-described copy is caught), and seeds
+    of the held-out range and of ``generated:SEED`` among the held-out scenarios alike."""
     from cwenv.content.generate import seed_in_name
 
     out: list[tuple[Any, str]] = []
@@ -100,14 +122,17 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
             (("pool", "generated"), f"{gen.label()} overlaps the held-out {held_gen.label()}")
         )
     held_names: dict[str, str] = {}
+    held_prints: dict[str, tuple[int, str]] = {}
     held_seeds: set[int] = set()
-    for ref in held.scenarios:
+    for j, ref in enumerate(held.scenarios):
         held_names[ref] = ref
         with suppress(ValueError):  # a held-out name this cwenv lacks cannot be trained on
             seed = generated_seed(ref)
             if seed is not None:
                 held_seeds.add(seed)
-            held_names[load_ref(ref, rules).name] = ref
+            game = load_ref(ref, rules)
+            held_names[game.name] = ref
+            held_prints.setdefault(fight_fingerprint(game), (j, ref))
     inside = sorted(s for s in held_seeds if gen is not None and gen.first <= s < gen.stop)
     if gen is not None and inside:
         out.append(
@@ -129,18 +154,28 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
                 out.append((("pool", "scenarios", i), f"{ref} is held out"))
             continue
         hit = held_names.get(ref)
+        copied: tuple[int, str] | None = None
         if hit is None:
             try:
-                name = load_ref(ref, rules).name
+                game = load_ref(ref, rules)
             except ValueError:
                 continue  # reported by the pool's own check
-            hit = held_names.get(name)
+            hit = held_names.get(game.name)
             # a YAML written by `cwenv scenarios generate` names its seed
-            seed = seed_in_name(name)
+            seed = seed_in_name(game.name)
             if hit is None and seed is not None and held_seed(seed):
                 hit = f"generated:{seed}"
+            if hit is None:
+                copied = held_prints.get(fight_fingerprint(game))
         if hit is not None:
             out.append((("pool", "scenarios", i), f"{ref!r} is held out (as {hit!r})"))
+        elif copied is not None:
+            j, original = copied
+            out.append((
+                ("pool", "scenarios", i),
+                f"{ref!r} is a copy of the held-out {original!r} (held_out.scenarios.{j}): "
+                "the same map, fighters and starting cells under other names",
+            ))  # fmt: skip
     return out
 
 
