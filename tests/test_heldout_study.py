@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -103,8 +104,9 @@ def test_other_settings_in_the_same_folder_are_refused(study: ModuleType, first:
         study.main(["--agent", "random", "--out", str(first), *ARGS])
 
 
-def _scorer_bundle(folder: Path, fill: float) -> None:
-    """A tiny scorer bundle whose every weight is ``fill``."""
+def _scorer_bundle(folder: Path, fill: float, held_out: dict[str, Any] | None = None) -> None:
+    """A tiny scorer bundle whose every weight is ``fill`` (trained on spiegelduell with
+    ``held_out`` held out, when given)."""
     import numpy as np
 
     from agents.policy.manifest import EncodingRecord
@@ -125,7 +127,10 @@ def _scorer_bundle(folder: Path, fill: float) -> None:
     )  # fmt: skip
     shapes = param_shapes(scorer_dims(manifest))
     tensors = {k: np.full(v, fill, dtype=np.float32) for k, v in shapes.items()}
-    write_scorer_bundle(folder, tensors, scenario="duell", side="gegner", network=network)
+    trained = None if held_out is None else {"scenarios": ["spiegelduell"], "sides": ["gegner"],
+                                             "held_out": held_out}  # fmt: skip
+    write_scorer_bundle(folder, tensors, scenario="duell", side="gegner", network=network,
+                        trained_on=trained)  # fmt: skip
 
 
 def test_a_bundle_retrained_in_place_is_other_settings(study: ModuleType, tmp_path: Path) -> None:
@@ -141,3 +146,28 @@ def test_a_bundle_retrained_in_place_is_other_settings(study: ModuleType, tmp_pa
     _scorer_bundle(folder, 0.5)
     with pytest.raises(SystemExit, match="other settings"):
         study.main(args)
+
+
+def test_generated_seeds_among_the_held_out_scenarios_are_generated_fights(
+    study: ModuleType, tmp_path: Path
+) -> None:
+    """A manifest whose held-out scenarios name ``generated:SEED`` (and a range
+    ``generated:FIRST…LAST``) evaluates those as generated fights: the generated game
+    count, pooled with the held-out range, never a shipped fight of its own."""
+    from agents.policy.scorer_bundle import load_scorer_bundle
+
+    folder, out = tmp_path / "bundle", tmp_path / "out"
+    held = {"scenarios": ["duell", "generated:5", "generated:8…9"],
+            "generated": {"first": 7, "count": 2}}  # fmt: skip
+    _scorer_bundle(folder, 0.0, held_out=held)
+    assert load_scorer_bundle(folder).manifest.trained_on is not None
+    args = ["--agent", f"scorer:{folder}", "--out", str(out), "--doctrines", "greedy",
+            "--select", "1", "1", "--eval", "3", "2"]  # fmt: skip
+    s, _, _ = study.parse(args)
+    assert s.shipped == ("duell",)
+    assert s.fights() == ["duell", "generated:7", "generated:8", "generated:5", "generated:9"]
+    summary = study.main(args)
+    groups = {(r["group"], r["seat"]): r["games"] for r in summary["rows"]}
+    # duell: 3 games a seat; the four generated fights pooled, 2 games each
+    assert groups == {(g, seat): n for g, n in (("duell", 3), ("generated (4)", 8))
+                      for seat in ("gegner", "runner")}  # fmt: skip

@@ -23,7 +23,10 @@ best scripted doctrine of each held-out fight in the same seat, on the same dice
 
 The held-out fights default to the policy's manifest (``trained_on.held_out`` of a scorer
 bundle trained with ``cwenv train``), else to issue #18's set: ``feuergefecht``,
-``strassenschlacht``, ``boss``, ``hinterhalt`` and generated seeds 1,000,000…1,000,199.
+``strassenschlacht``, ``boss``, ``hinterhalt`` and generated seeds 1,000,000…1,000,199. A
+``generated:SEED`` (or ``generated:FIRST…LAST``) among the held-out scenarios (or in
+``--shipped``) is a generated fight: played with the generated fights' game counts and
+pooled with them, not a shipped group of its own.
 
 Every game is appended to ``OUT/games.jsonl`` as it finishes (flushed and synced), so a
 killed run resumes where it stopped with the same command; ``OUT/config.json`` holds the
@@ -46,6 +49,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -80,10 +84,23 @@ class Settings:
     # a bundle agent's weights digest: results of a bundle retrained at the same path are
     # other settings, never mixed with the new one's games
     agent_weights: str = ""
+    # generated seeds held out one by one (``generated:SEED`` among the held-out scenarios),
+    # played and pooled as the range's; those inside the range count once
+    seeds: tuple[int, ...] = ()
 
     def fights(self) -> list[str]:
         first, count = self.generated
-        return [*self.shipped, *(f"generated:{first + i}" for i in range(count))]
+        extra = [x for x in dict.fromkeys(self.seeds) if not first <= x < first + count]
+        seeds = [*range(first, first + count), *extra]
+        return [*self.shipped, *(f"generated:{x}" for x in seeds)]
+
+    def record(self) -> dict[str, Any]:
+        """The settings as ``config.json`` holds them (``seeds`` only when there are any,
+        so a results folder made before it existed still resumes)."""
+        out = asdict(self)
+        if not self.seeds:
+            del out["seeds"]
+        return out
 
     def n(self, stage: str, ref: str) -> int:
         gen = ref.startswith("generated:")
@@ -347,8 +364,31 @@ def markdown(summary: dict[str, Any]) -> str:
 # -- command line -------------------------------------------------------------------------------
 
 
-def held_out_of(agent: str) -> tuple[tuple[str, ...], tuple[int, int]]:
-    """The fights a scorer bundle's manifest says were held out, else issue #18's."""
+GENERATED_REF = re.compile(r"^generated:(\d{1,10})(?:(?:…|\.\.\.?|-)(\d{1,10}))?$")
+"""``generated:SEED``, or a range ``generated:FIRST…LAST`` (as the training config labels one)."""
+
+
+def split_generated(refs: Iterable[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """``refs`` as the shipped scenarios and the generated seeds among them (each
+    ``generated:SEED`` and every seed of a ``generated:FIRST…LAST``)."""
+    shipped: list[str] = []
+    seeds: list[int] = []
+    for ref in refs:
+        match = GENERATED_REF.match(ref)
+        if match is None:
+            shipped.append(ref)
+            continue
+        first = int(match.group(1))
+        last = first if match.group(2) is None else int(match.group(2))
+        seeds += range(first, last + 1)
+    return tuple(shipped), tuple(seeds)
+
+
+def held_out_of(agent: str) -> tuple[tuple[str, ...], tuple[int, int], tuple[int, ...]]:
+    """The fights a scorer bundle's manifest says were held out, else issue #18's: the
+    shipped scenarios, the generated range and the generated seeds held out one by one
+    (``generated:SEED`` among the manifest's held-out scenarios, which are generated
+    fights, not scenario names)."""
     if agent.startswith("scorer:"):
         from agents.policy.scorer_agent import cached_scorer
 
@@ -362,8 +402,9 @@ def held_out_of(agent: str) -> tuple[tuple[str, ...], tuple[int, int]]:
                 if isinstance(first, int) and isinstance(count, int):
                     first_count = (first, count)
             listed = tuple(str(x) for x in names) if isinstance(names, list) else ()
-            return listed, first_count
-    return HELD_SHIPPED, HELD_GENERATED
+            shipped, seeds = split_generated(listed)
+            return shipped, first_count, seeds
+    return HELD_SHIPPED, HELD_GENERATED, ()
 
 
 def weights_of(agent: str) -> str:
@@ -383,10 +424,14 @@ def parse(argv: list[str] | None) -> tuple[Settings, Path, int]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--agent", required=True, help="the agent spec evaluated, e.g. scorer:PATH")
     ap.add_argument("--out", type=Path, required=True, help="results folder (resumable)")
-    ap.add_argument("--shipped", nargs="*", help="held-out shipped fights (default: manifest)")
+    ap.add_argument(
+        "--shipped", nargs="*",
+        help="held-out fights (default: manifest); a generated:SEED here is a generated one",
+    )  # fmt: skip
     ap.add_argument(
         "--generated", type=int, nargs="+", metavar="N",
-        help="FIRST COUNT generated seeds, or 0 for none (default: manifest)",
+        help="FIRST COUNT generated seeds, or 0 for none (default: manifest; replaces its "
+        "generated fights)",
     )  # fmt: skip
     ap.add_argument("--doctrines", nargs="+", default=list(Settings.doctrines))
     ap.add_argument("--select", type=int, nargs=2, default=[50, 4], metavar=("SHIPPED", "GEN"))
@@ -394,10 +439,12 @@ def parse(argv: list[str] | None) -> tuple[Settings, Path, int]:
     ap.add_argument("--bar", type=float, default=0.15, help="mean difference to reach")
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
-    shipped, generated = held_out_of(args.agent)
+    shipped, generated, seeds = held_out_of(args.agent)
     if args.shipped is not None:
-        shipped = tuple(args.shipped)
+        shipped, seeds = split_generated(args.shipped)
     if args.generated is not None:
+        if args.shipped is None:  # the manifest's generated fights are replaced, not added to
+            seeds = ()
         if args.generated == [0]:
             generated = (0, 0)
         elif len(args.generated) == 2 and args.generated[1] >= 0:
@@ -411,7 +458,7 @@ def parse(argv: list[str] | None) -> tuple[Settings, Path, int]:
         agent=args.agent, shipped=shipped, generated=generated, doctrines=tuple(args.doctrines),
         select_shipped=args.select[0], select_generated=args.select[1],
         eval_shipped=args.eval[0], eval_generated=args.eval[1], bar=args.bar,
-        agent_weights=weights_of(args.agent),
+        agent_weights=weights_of(args.agent), seeds=seeds,
     )  # fmt: skip
     if not s.fights():
         ap.error("no fight to evaluate: give --shipped or --generated")
@@ -422,7 +469,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     s, out, jobs = parse(argv)
     out.mkdir(parents=True, exist_ok=True)
     config = out / "config.json"
-    wanted = json.dumps(asdict(s), indent=1, sort_keys=True) + "\n"
+    wanted = json.dumps(s.record(), indent=1, sort_keys=True) + "\n"
     if config.exists() and config.read_text(encoding="utf-8") != wanted:
         raise SystemExit(
             f"{config}: these results were made with other settings; use another --out"
