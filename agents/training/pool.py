@@ -97,8 +97,8 @@ def fight_fingerprint(game: Game) -> str:
     cell, in any roster order. Left out are what a copy changes without making another
     fight: the names of the scenario, its map and fighters (and the description, which a
     loaded game does not keep), the victory conditions, the round limit and rule options."""
-    from cwenv.rulesets.cw_content import game_parts, plain
     from cwenv.hashing import content_hash
+    from cwenv.rulesets.cw_content import game_parts, plain
 
     field = {k: v for k, v in game_parts(game)["map"].items() if k != "name"}
     fighters = sorted(
