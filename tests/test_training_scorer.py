@@ -305,14 +305,15 @@ def _play_one_decision(agent: ScorerAgent, game: Any) -> None:
     agent.act(view, combat.legal_actions(), random.Random(0))
 
 
-def _pool_bundle(folder: Path, sides: list[str]) -> Any:
-    """A zero-weight scorer bundle trained on duell and generated seeds 0…9."""
+def _zero_bundle(
+    folder: Path, network: Any, trained: dict[str, Any], training: dict[str, Any] | None = None
+) -> Path:
+    """A zero-weight scorer bundle of ``network``'s sizes trained on ``trained``."""
     from agents.policy.manifest import EncodingRecord
     from agents.policy.scorer import param_shapes
-    from agents.policy.scorer_bundle import Network, ScorerManifest, scorer_dims
+    from agents.policy.scorer_bundle import ScorerManifest, scorer_dims
     from cwenv.envs.encoding2 import ENCODING2_VERSION, encoding2_record
 
-    network = Network(hidden=8, vs_hidden=4, cand_hidden=8)
     shapes = param_shapes(
         scorer_dims(
             ScorerManifest(
@@ -324,11 +325,19 @@ def _pool_bundle(folder: Path, sides: list[str]) -> Any:
         )
     )  # fmt: skip
     tensors = {k: np.zeros(v, dtype=np.float32) for k, v in shapes.items()}
+    return write_scorer_bundle(folder, tensors, scenario="pool", side="gegner", network=network,
+                               trained_on=trained, training=training)  # fmt: skip
+
+
+def _pool_bundle(folder: Path, sides: list[str]) -> Any:
+    """A zero-weight scorer bundle trained on duell and generated seeds 0…9."""
+    from agents.policy.scorer_bundle import Network
+
     trained = {"scenarios": ["duell"], "generated": {"first": 0, "count": 10},
                "sides": sides, "held_out": {}}  # fmt: skip
-    write_scorer_bundle(folder, tensors, scenario="pool", side="gegner",
-                        network=network, trained_on=trained)  # fmt: skip
-    return load_scorer_bundle(folder)
+    return load_scorer_bundle(
+        _zero_bundle(folder, Network(hidden=8, vs_hidden=4, cand_hidden=8), trained)
+    )
 
 
 def test_a_pool_bundle_warns_once_outside_its_fights(tmp_path: Path) -> None:
@@ -360,3 +369,103 @@ def test_a_pool_bundle_warns_once_for_a_side_it_never_played(tmp_path: Path) -> 
             combat.apply(agent.act(DecisionView(combat), combat.legal_actions(), random.Random(0)))
     said = [str(w.message) for w in caught if issubclass(w.category, PolicyMismatchWarning)]
     assert said == [f"{bundle.path}: trained for the gegner side, plays the runner side"]
+
+
+def _history(trained: Any) -> list[tuple[list[str], Any, list[str], int]]:
+    return [
+        (p.scenarios, None if p.generated is None else (p.generated.first, p.generated.count),
+         p.sides, p.frames)
+        for p in trained.history
+    ]  # fmt: skip
+
+
+def test_a_bundle_records_every_pool_it_trained_on(scorer_run: Path, tmp_path: Path) -> None:
+    """A run resumed on another pool (a curriculum) records both pools in order with
+    their frames, a further resume on the same pool adds to the last one; the bundle plays
+    a fight of the first pool without a warning and names both pools for one of neither."""
+    runs = tmp_path / "runs"
+    shutil.copytree(scorer_run, runs / "scorer-smoke")
+    dach = {"scenarios": ["dach"], "sides": ["gegner"]}
+    train(_config(tmp_path, total_timesteps=384, pool=dach), runs=runs, resume=True)
+    run = train(_config(tmp_path, total_timesteps=512, pool=dach), runs=runs, resume=True)
+    smoke = (["duell", "spiegelduell"], (0, 50), ["gegner", "runner"], 256)
+    wanted = [smoke, (["dach"], None, ["gegner"], 256)]
+    bundle = load_scorer_bundle(run / "bundle")
+    on = bundle.manifest.trained_on
+    assert on is not None and on.scenarios == ["dach"] and _history(on) == wanted
+    ckpt = read_checkpoint(latest_checkpoint(run))  # type: ignore[arg-type]
+    assert [p.frames for p in ckpt.state.history] == [256, 256]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _play_one_decision(ScorerAgent(bundle), load_scenario("spiegelduell"))
+        _play_one_decision(ScorerAgent(bundle), load_scenario("korridor"))
+    said = [str(w.message) for w in caught if issubclass(w.category, PolicyMismatchWarning)]
+    assert said == [
+        f"{bundle.path}: trained on 'duell', 'spiegelduell', 'dach', generated seeds 0…49; "
+        "plays 'Korridor', not among them"
+    ]
+
+
+def _init_bundle(folder: Path, trained: dict[str, Any], *, v1: bool = False) -> Path:
+    """A zero-weight scorer bundle of the smoke run's sizes, trained on ``trained``, 300
+    frames; ``v1``: its manifest as written before ``history`` (format_version 1)."""
+    from agents.policy.files import MANIFEST, sealed_manifest
+    from agents.policy.scorer_bundle import Network, ScorerManifest
+
+    network = Network(hidden=32, vs_hidden=8, cand_hidden=32)
+    _zero_bundle(folder, network, trained, {"timesteps": 300})
+    if v1:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        data["format_version"] = 1
+        del data["trained_on"]["history"]
+        (folder / MANIFEST).write_bytes(sealed_manifest(data, ScorerManifest))
+    return folder
+
+
+def _warm_run(tmp_path: Path, name: str, init: Path) -> Path:
+    data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    data.update(name=name, init_policy=str(init), total_timesteps=64)
+    data["hyperparams"].update(n_steps=32, batch_size=64)
+    data["league"]["self_play"] = 0.0
+    data["evaluation"]["every"] = 10_000
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return train(path, runs=tmp_path / "runs")
+
+
+def test_a_warm_start_continues_the_history_of_its_bundle(tmp_path: Path) -> None:
+    """``init_policy``'s pools come first in the new bundle's history, then the run's own;
+    a bundle written before the history (format_version 1) still loads and counts as its
+    one pool with the frames it records."""
+    earlier = [{"scenarios": ["dach"], "sides": ["gegner"], "frames": 200},
+               {"scenarios": ["tiefgarage"], "sides": ["runner"], "frames": 100}]  # fmt: skip
+    trained = {"scenarios": ["tiefgarage"], "sides": ["runner"], "history": earlier}
+    smoke = (["duell", "spiegelduell"], (0, 50), ["gegner", "runner"], 64)
+    run = _warm_run(tmp_path, "warm", _init_bundle(tmp_path / "b", trained))
+    on = load_scorer_bundle(run / "bundle").manifest.trained_on
+    assert on is not None and _history(on) == [
+        (["dach"], None, ["gegner"], 200),
+        (["tiefgarage"], None, ["runner"], 100),
+        smoke,
+    ]
+    old = _init_bundle(tmp_path / "old", {"scenarios": ["eskorte"], "sides": ["gegner"]}, v1=True)
+    assert load_scorer_bundle(old).manifest.format_version == 1
+    run = _warm_run(tmp_path, "warm-old", old)
+    on = load_scorer_bundle(run / "bundle").manifest.trained_on
+    assert on is not None and _history(on) == [(["eskorte"], None, ["gegner"], 300), smoke]
+
+
+def test_a_warm_start_from_a_bundle_that_saw_a_held_out_fight_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Its weights saw 'boss' in an earlier pool: a bundle of this run, whose held_out
+    names 'boss', would call that fight unseen."""
+    earlier = [{"scenarios": ["duell", "boss"], "sides": ["gegner"], "frames": 200},
+               {"scenarios": ["duell"], "sides": ["gegner"], "frames": 100}]  # fmt: skip
+    init = _init_bundle(tmp_path / "b", {"scenarios": ["duell"], "sides": ["gegner"],
+                                         "history": earlier})  # fmt: skip
+    path = _config(tmp_path, init_policy=str(init))
+    with pytest.raises(ConfigError, match=r"init_policy: the bundle was trained on a fight "
+                       r"this run holds out \(pool 1 of its history, 200 frames, "
+                       r"scenarios\.1: 'boss' is held out"):  # fmt: skip
+        load_training_config(path)

@@ -98,11 +98,12 @@ class ScorerAgent(BundleAgent[ScorerBundle]):
             super().check_side(view)
             return
         side = view.fighter.side.label.lower()
-        if self.warn and side not in pool.sides:
+        sides = [s for s in ("gegner", "runner") if any(s in p.sides for p in pool.pools())]
+        if self.warn and side not in sides:
             warn_once(
                 self.bundle.path,
                 f"side {side}",
-                f"trained for the {' and '.join(pool.sides)} side, plays the {side} side",
+                f"trained for the {' and '.join(sides)} side, plays the {side} side",
             )
 
     def _logits(self, view: DecisionView, legal: Sequence[Action]) -> tuple[np.ndarray, int]:
@@ -134,34 +135,39 @@ class ScorerAgent(BundleAgent[ScorerBundle]):
         return ActionScores(chosen, values, "Wahrscheinlichkeit", "probability")
 
 
-def _in_pool(pool: TrainedOn, game: Game) -> bool:
-    """Whether ``game`` is one of the fights of a pool-trained bundle: a named scenario
-    (compared by the loaded game's name) or a generated seed of its range."""
+def _in_pool(trained: TrainedOn, game: Game) -> bool:
+    """Whether ``game`` is one of the fights of a pool-trained bundle, in any pool of its
+    history: a named scenario (compared by the loaded game's name) or a generated seed of
+    a range or a ``generated:SEED``."""
     from cwenv.content.generate import seed_in_name
 
     seed = seed_in_name(game.name)
-    gen = pool.generated
-    if seed is not None and gen is not None and gen.first <= seed < gen.first + gen.count:
-        return True
-    for ref in pool.scenarios:
-        if ref.startswith("generated:"):
-            if seed is not None and ref == f"generated:{seed}":
-                return True
-            continue
-        known = trained_game(ref, pool.rules)
-        if (known.name if known is not None else ref) == game.name:
+    for pool in trained.pools():
+        gen = pool.generated
+        if seed is not None and gen is not None and gen.first <= seed < gen.first + gen.count:
             return True
+        for ref in pool.scenarios:
+            if ref.startswith("generated:"):
+                if seed is not None and ref == f"generated:{seed}":
+                    return True
+                continue
+            known = trained_game(ref, pool.rules)
+            if (known.name if known is not None else ref) == game.name:
+                return True
     return False
 
 
-def _pool_label(pool: TrainedOn) -> str:
-    parts = [repr(ref) for ref in pool.scenarios[:6]]
-    if len(pool.scenarios) > 6:
-        parts.append(f"{len(pool.scenarios) - 6} more")
-    if pool.generated is not None:
-        g = pool.generated
-        parts.append(f"generated seeds {g.first}…{g.first + g.count - 1}")
-    return ", ".join(parts)
+def _pool_label(trained: TrainedOn) -> str:
+    """The fights of every pool, each named once, in the order they were trained on."""
+    refs: list[str] = []
+    ranges: list[str] = []
+    for pool in trained.pools():
+        refs += [repr(ref) for ref in pool.scenarios]
+        if (g := pool.generated) is not None:
+            ranges.append(f"generated seeds {g.first}…{g.first + g.count - 1}")
+    names = list(dict.fromkeys(refs))
+    parts = names[:6] + ([f"{len(names) - 6} more"] if len(names) > 6 else [])
+    return ", ".join(parts + list(dict.fromkeys(ranges)))
 
 
 def scorer_agent(spec: str) -> ScorerAgent:

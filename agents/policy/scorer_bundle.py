@@ -64,27 +64,57 @@ class TrainedRange(BaseModel):
     count: int = Field(ge=1, le=2**31)
 
 
-class TrainedOn(BaseModel):
-    """The fights a pool-trained scorer saw (``cwenv train`` with encoding 2) and those
-    held out of its training; the agent warns once for a fight outside them."""
+Ref = Annotated[str, Field(min_length=1, max_length=500)]
+Sides = Annotated[list[Literal["gegner", "runner"]], Field(min_length=1, max_length=2)]
+
+
+class PoolFields(BaseModel):
+    """The fights, sides and rule variant of one training pool."""
 
     model_config = _STRICT
 
-    scenarios: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(
-        default_factory=list, max_length=1000
-    )
+    scenarios: list[Ref] = Field(default_factory=list, max_length=1000)
     generated: TrainedRange | None = None
     generated_share: float = Field(1.0, ge=0, le=1, allow_inf_nan=False)
-    sides: list[Literal["gegner", "runner"]] = Field(min_length=1, max_length=2)
+    sides: Sides
     rules: str | None = Field(None, max_length=500)
+
+    def same_pool(self, other: PoolFields) -> bool:
+        """Whether both are the same fights, sides and rules (whatever else they record)."""
+        return all(getattr(self, k) == getattr(other, k) for k in PoolFields.model_fields)
+
+
+class TrainedPool(PoolFields):
+    """One pool of a scorer's training and the frames it trained on it (``history``)."""
+
+    frames: int = Field(ge=0, le=10**12)
+
+
+class TrainedOn(PoolFields):
+    """The fights a pool-trained scorer saw (``cwenv train`` with encoding 2) and those
+    held out of its training; the agent warns once for a fight outside them. The top
+    level is the last pool; ``history`` every pool in order, from the first run of a
+    warm-start chain to the last resume (empty in bundles written before it: the top
+    level was the only pool)."""
+
     held_out: dict[str, JsonValue] = Field(default_factory=dict)
+    history: list[TrainedPool] = Field(default_factory=list, max_length=1000)
+
+    def pools(self) -> list[TrainedPool]:
+        """Every pool the bundle was trained on (the top level alone for an old bundle,
+        its frames unknown: 0)."""
+        if self.history:
+            return list(self.history)
+        fields = {k: getattr(self, k) for k in PoolFields.model_fields}
+        return [TrainedPool(**fields, frames=0)]
 
 
 class ScorerManifest(BaseModel):
     model_config = _STRICT
 
     format: Literal["cwenv-scorer"] = "cwenv-scorer"
-    format_version: Literal[1] = 1
+    # 2: trained_on may carry its history of pools; 1 (before) is read alike
+    format_version: Literal[1, 2] = 2
     algorithm: Literal["MaskablePPO"] = "MaskablePPO"
     observation_encoding: int = Field(ge=1, le=1000)
     action_encoding: int = Field(ge=1, le=1000)
@@ -96,6 +126,19 @@ class ScorerManifest(BaseModel):
     trained_on: TrainedOn | None = None  # None: one scenario and side (written before)
     weights_sha256: Sha256
     manifest_sha256: Sha256 | None = None
+
+
+def training_history(m: ScorerManifest) -> list[TrainedPool]:
+    """Every pool the bundle was trained on, in order, with its frames: ``trained_on``'s
+    history; for a bundle written before it, its one pool (or scenario and side) with the
+    frames its ``training.timesteps`` records."""
+    if m.trained_on is not None and m.trained_on.history:
+        return m.trained_on.pools()
+    steps = m.training.get("timesteps")
+    frames = steps if isinstance(steps, int) and 0 <= steps <= 10**12 else 0
+    if m.trained_on is not None:
+        return [p.model_copy(update={"frames": frames}) for p in m.trained_on.pools()]
+    return [TrainedPool(scenarios=[m.scenario], sides=[m.side], frames=frames)]
 
 
 def scorer_dims(m: ScorerManifest) -> ScorerDims:

@@ -16,7 +16,8 @@ so a crafted checkpoint in a run folder ran code on ``cwenv train --resume`` and
     themselves), so a bundle is exported from the tensors alone, the resolved config, the
     record of the observation/action encoding the policy is trained on (its fingerprint
     goes into the exported bundle; a resume on another encoding is refused), and the
-    sha256 of both tensor files.
+    sha256 of both tensor files; for encoding 2, every pool the model was trained on
+    with its frames (the bundle's ``trained_on.history``).
 
 Reading one parses JSON with a strict model and tensors with the safetensors library:
 nothing is unpickled, torch is not needed to read or export, and loading executes no
@@ -46,6 +47,7 @@ from agents.policy.bundle import (
     sha256_of,
 )
 from agents.policy.manifest import EncodingRecord
+from agents.policy.scorer_bundle import TrainedPool
 
 CHECKPOINTS = "checkpoints"
 POLICY = "policy.safetensors"
@@ -133,6 +135,9 @@ class CheckpointState(BaseModel):
     actor: list[ActorLayer] = Field(default_factory=list, max_length=64)
     config: dict[str, JsonValue] | None = None
     encoding: EncodingRecord | None = None  # None: written before encoding records (1)
+    # encoding 2: every pool the model was trained on, in order, with its frames (empty:
+    # written before, or the MLP; the config's pool is then the only one)
+    history: list[TrainedPool] = Field(default_factory=list, max_length=1000)
     sha256: Digests
 
     @model_validator(mode="after")
@@ -250,11 +255,13 @@ def _optimizer_state(optimizer: Any) -> tuple[OptimizerState, dict[str, F32]]:
 
 
 def save_checkpoint(
-    model: Any, run: Path, timesteps: int, config: dict[str, Any] | None = None
-) -> Path:
+    model: Any, run: Path, timesteps: int, config: dict[str, Any] | None = None,
+    history: list[TrainedPool] | None = None,
+) -> Path:  # fmt: skip
     """Write the checkpoint of ``model`` at ``timesteps`` (atomically: a temporary folder
     renamed into place) and return its folder. The encoding recorded is this cwenv's for
-    the action window of ``config`` (the env the model trains in is built from it)."""
+    the action window of ``config`` (the env the model trains in is built from it);
+    ``history`` the pools a candidate scorer was trained on."""
     from safetensors.numpy import save
 
     from agents.training.export import actor_layout, observation_keys
@@ -296,6 +303,7 @@ def save_checkpoint(
         ],
         config=config,
         encoding=_record(config, scorer),
+        history=list(history or ()),
         sha256=sha,
     )
     _fsync_write(tmp / STATE, (state.model_dump_json(indent=2) + "\n").encode("utf-8"))

@@ -206,8 +206,8 @@ def evaluation_fights(cfg: TrainingConfig) -> tuple[list[tuple[Game, Side]], str
     return fights, title
 
 
-def trained_on(cfg: TrainingConfig) -> dict[str, Any]:
-    """What a bundle of this run was trained on and what was held out (its manifest)."""
+def pool_entry(cfg: TrainingConfig, frames: int) -> dict[str, Any]:
+    """The run's pool as a bundle records it (a ``TrainedPool``), with ``frames`` on it."""
     pool = pool_of(cfg)
     return {
         "scenarios": list(pool.scenarios),
@@ -215,8 +215,15 @@ def trained_on(cfg: TrainingConfig) -> dict[str, Any]:
         "generated_share": pool.generated_share if pool.scenarios else 1.0,
         "sides": list(pool.sides),
         "rules": cfg.rules,
-        "held_out": cfg.held_out.model_dump(mode="json"),
+        "frames": frames,
     }
+
+
+def trained_on(cfg: TrainingConfig, history: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a bundle of this run was trained on (its last pool, and every pool in
+    ``history``) and what was held out (its manifest's ``trained_on``)."""
+    last = {k: v for k, v in pool_entry(cfg, 0).items() if k != "frames"}
+    return {**last, "held_out": cfg.held_out.model_dump(mode="json"), "history": history}
 
 
 class PoolEnv(gym.Env[dict[str, Any], np.int64]):

@@ -115,11 +115,14 @@ def _make_env(cfg: TrainingConfig, league: LeagueOpponent, rank: int) -> Any:
 class LeagueAndEval(BaseCallback):
     """Snapshots for self-play, periodic evaluation (CSV + PNG), checkpoints."""
 
-    def __init__(self, cfg: TrainingConfig, run: Path, leagues: list[LeagueOpponent]):
+    def __init__(
+        self, cfg: TrainingConfig, run: Path, leagues: list[LeagueOpponent], history: Any = None
+    ):
         super().__init__()
         self.cfg = cfg
         self.run = run
         self.leagues = leagues
+        self.history = history  # encoding 2: the pools trained on (scorer_run.History)
         self.next_eval = self.next_snapshot = self.next_checkpoint = 0
         self.last_eval = -1
 
@@ -133,7 +136,7 @@ class LeagueAndEval(BaseCallback):
         if self.cfg.encoding == 2:
             from agents.training.scorer_run import in_memory_scorer
 
-            return in_memory_scorer(self.model, self.cfg, warn=warn)
+            return in_memory_scorer(self.model, self.cfg, self.pools(), warn=warn)
         bundle = in_memory_bundle(
             self.model,
             scenario=self.cfg.scenario,
@@ -142,6 +145,11 @@ class LeagueAndEval(BaseCallback):
             drag_radius=self.cfg.drag_radius,
         )
         return PolicyAgent(bundle, warn=warn)
+
+    def pools(self, timesteps: int | None = None) -> Any:
+        """The pools trained on up to ``timesteps`` (now), None for the MLP."""
+        t = self.num_timesteps if timesteps is None else timesteps
+        return None if self.history is None else self.history.at(t)
 
     def _on_step(self) -> bool:
         t = self.num_timesteps
@@ -154,7 +162,7 @@ class LeagueAndEval(BaseCallback):
             self.evaluate()
             self.next_eval += self.cfg.evaluation.every
         if t >= self.next_checkpoint:
-            save_checkpoint(self.model, self.run, t, self.cfg.resolved())
+            save_checkpoint(self.model, self.run, t, self.cfg.resolved(), self.pools())
             self.next_checkpoint += self.cfg.checkpoint_every
         return True
 
@@ -327,7 +335,12 @@ def train(
             shutil.rmtree(run, ignore_errors=True)
         raise
     try:
-        callback = LeagueAndEval(cfg, run, leagues if cfg.vec_env == "dummy" else [])
+        history = None
+        if cfg.encoding == 2:
+            from agents.training.scorer_run import run_history
+
+            history = run_history(cfg, ckpt)
+        callback = LeagueAndEval(cfg, run, leagues if cfg.vec_env == "dummy" else [], history)
         callbacks: list[BaseCallback] = [callback]
         if progress is not None:
             callbacks.append(Progress(cfg, progress))
@@ -342,7 +355,9 @@ def train(
         else:  # nothing left to learn: no SB3 logger was made, evaluations log nowhere
             model.set_logger(Logger(folder=None, output_formats=[]))
             callback.init_callback(model)
-        final = save_checkpoint(model, run, model.num_timesteps, cfg.resolved())
+        final = save_checkpoint(
+            model, run, model.num_timesteps, cfg.resolved(), callback.pools(model.num_timesteps)
+        )
         callback.num_timesteps = model.num_timesteps
         callback.evaluate()
     finally:
