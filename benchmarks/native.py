@@ -12,10 +12,16 @@ Both engines are measured in the same process, interleaved round by round (CPU t
 * ``paths``: the movement searches of real greedy feuergefecht turns (``reachable``, free
   movement and, where the map has difficult terrain, Schwierige Bewegung, each with the
   route to its last destination), step tables already built (as in a long run);
+* ``legality``: ``handlung_actions`` (the Handlungen open to a fighter, offers.py) at the
+  TURN decisions of real greedy feuergefecht combats, per call (natively: the combat's
+  state imported into the core, the list computed, the Actions handed back);
 * ``combat``: whole greedy-vs-greedy feuergefecht combats, each seed under both engines
-  in turn; their event logs must be identical, or the benchmark fails.
+  in turn; their event logs must be identical, or the benchmark fails;
+* ``doctrine``: the same with the Taktiker doctrine on both sides.
 
-Figures and context go to benchmarks/NOTES.md by hand (docs/native.md).
+``python -m benchmarks --only native`` reports the same figures, both engines side by side
+(``native:FIGURE:ENGINE``). Figures and context go to benchmarks/NOTES.md by hand
+(docs/native.md).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import statistics
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from benchmarks.core import clock, rate
+from benchmarks.core import Figure, Settings, clock, rate
 from cwenv.battlemap import los
 from cwenv.battlemap.grid import BattleMap
 from cwenv.engine.game import Game
@@ -43,8 +49,11 @@ FIGURES = {
     "los_array": "queries/s",
     "los_cold": "lines/s",
     "paths": "searches/s",
+    "legality": "calls/s",
     "combat": "combats/s",
+    "doctrine": "combats/s",
 }
+DOCTRINE = "taktiker"
 
 
 def _game() -> Game:
@@ -53,12 +62,12 @@ def _game() -> Game:
     return load_game(SCENARIO)
 
 
-def _play(game: Game, seed: int) -> str:
-    """One greedy-vs-greedy combat; the digest of its event log."""
+def _play(game: Game, seed: int, agent: str = AGENT) -> str:
+    """One combat of ``agent`` against itself; the digest of its event log."""
     from cwenv.agent import play_out
     from cwenv.agent_registry import make_agent
 
-    agents = {side: make_agent(AGENT) for side in (0, 1, 2)}
+    agents = {side: make_agent(agent) for side in (0, 1, 2)}
     c = game.new_combat(seed)
     play_out(c, agents, {side: random.Random(seed * 3 + side) for side in agents})
     return hashlib.sha256(repr(c.events).encode()).hexdigest()
@@ -102,6 +111,26 @@ def _asked_searches(game: Game, combats: int) -> list[tuple[MoveSearch, int]]:
             if budget > 0:
                 out.append((move_search(c, f), budget))
     return out
+
+
+def _legality_work(game: Game, combats: int) -> Callable[[], int]:
+    """handlung_actions at every TURN decision of real greedy combats (each a clone)."""
+    from cwenv.engine.actions import DecisionKind
+    from cwenv.engine.offers import handlung_actions
+
+    asked = [
+        (c.clone(), c.decision.fighter)
+        for c in _decisions(game, combats)
+        if c.decision is not None and c.decision.kind is DecisionKind.TURN
+    ]
+
+    def work() -> int:
+        for c, fighter in asked:
+            handlung_actions(c, c.fighters[fighter])
+        return len(asked)
+
+    work()  # the game compiled for the core, as in a long run
+    return work
 
 
 def _paths_work(game: Game, searches: list[tuple[MoveSearch, int]]) -> Callable[[], int]:
@@ -175,7 +204,9 @@ def _cold_work(bm: BattleMap, pairs: list[tuple[int, int]]) -> Callable[[], int]
     return work
 
 
-def _combats(game: Game, seeds: range, digests: dict[str, list[str]]) -> dict[str, float]:
+def _combats(
+    game: Game, seeds: range, digests: dict[str, list[str]], agent: str = AGENT
+) -> dict[str, float]:
     """Combats per CPU second of each engine over ``seeds``, the engines alternating combat
     by combat (and which goes first), so a neighbour's load falls on both alike; the
     event-log digests go to ``digests``."""
@@ -184,7 +215,7 @@ def _combats(game: Game, seeds: range, digests: dict[str, list[str]]) -> dict[st
         for engine in los.ENGINES[:: 1 if i % 2 else -1]:
             los.use_engine(engine)
             start = clock()
-            digests[engine].append(_play(game, seed))
+            digests[engine].append(_play(game, seed, agent))
             spent[engine] += clock() - start
     return {engine: len(seeds) / max(spent[engine], 1e-9) for engine in los.ENGINES}
 
@@ -213,14 +244,25 @@ def measure(seconds: float, repeats: int, combats: int) -> dict[str, dict[str, l
                 out["los_array"][engine] += rate(_array_work(bm), seconds, 1)
                 out["los_cold"][engine] += rate(_cold_work(bm, distinct), seconds, 1)
                 out["paths"][engine] += rate(_paths_work(game, searches), seconds, 1)
+                out["legality"][engine] += rate(_legality_work(game, 2), seconds, 1)
             seeds = range(1 + round_ * combats, 1 + (round_ + 1) * combats)
             for engine, value in _combats(game, seeds, digests).items():
                 out["combat"][engine].append(value)
+            for engine, value in _combats(game, seeds, digests, DOCTRINE).items():
+                out["doctrine"][engine].append(value)
     finally:
         los.use_engine(chosen)
     if digests["native"] != digests["python"]:
         raise SystemExit("the engines disagree: the same seeds gave different event logs")
     return out
+
+
+def section(s: Settings) -> Iterator[Figure]:
+    """``python -m benchmarks --only native``: every figure under both engines."""
+    combats = 1 if s.quick else 10
+    for name, samples in measure(s.seconds / 2, s.repeats, combats).items():
+        for engine in los.ENGINES:
+            yield Figure(f"native:{name}:{engine}", FIGURES[name], samples[engine])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 
 from benchmarks.core import Figure, Settings, clock, rate
+from benchmarks.native import section as native
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
@@ -394,4 +395,5 @@ SECTIONS: dict[str, Callable[[Settings], Iterator[Figure]]] = {
     "training": training,
     "training2": training2,
     "scaling": scaling,
+    "native": native,
 }

@@ -1,5 +1,10 @@
 # Types of the native core (src/bind.cpp, docs/native.md), for mypy and editors.
 from collections.abc import Iterable
+from typing import Any
+
+from cwenv.engine.actions import Action
+from cwenv.engine.state import Combat
+from cwenv.engine.turn import TurnFrame
 
 import numpy as np
 import numpy.typing as npt
@@ -53,8 +58,32 @@ class Routes:
     def __getstate__(self) -> _RoutesState: ...
     def __setstate__(self, state: _RoutesState) -> None: ...
 
+class Kampf:
+    """A compiled game description and one combat's state (src/kampf.hpp);
+    cwenv/engine/offers_core.py builds it once per Game."""
+
+    def __init__(
+        self,
+        lines: Lines,
+        width: int,
+        height: int,
+        terrain: bytes,
+        specs: list[tuple[Any, ...]],
+        options: tuple[Any, ...],
+        maneuvers: list[int],
+        shakeable: list[tuple[int, int]],
+        spec_objects: list[Any],
+        action: type,
+        kinds: list[Any],
+        heal: object,
+    ) -> None: ...
+    def load(self, combat: Combat, turn: TurnFrame | None) -> bool: ...
+    def handlung_actions(self, combat: Combat, fighter: int) -> list[Action] | None: ...
+    @property
+    def state_bytes(self) -> int: ...
+
 # Test only (src/faults.hpp, tests/test_native_faults.py): plant one deviation from the
-# reference ("provocation_tie" or "cover_level"), and take it back.
+# reference ("provocation_tie", "cover_level" or "melee_reach_edge"), and take it back.
 def _fault(name: str) -> None: ...
 def _faults_off() -> None: ...
 

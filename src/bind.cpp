@@ -24,6 +24,7 @@
 namespace nb = nanobind;
 
 void BindStream(nb::module_& m);  // bind_stream.cpp
+void BindKampf(nb::module_& m);   // bind_kampf.cpp
 using cwenv::Lines;
 using cwenv::Moves;
 using cwenv::Routes;
@@ -175,7 +176,10 @@ void LoadRoutes(Routes& out, const RoutesState& t) {
 void PlantFault(const std::string& name) {
   if (name == "provocation_tie") cwenv::g_fault = cwenv::Fault::kProvocationTie;
   else if (name == "cover_level") cwenv::g_fault = cwenv::Fault::kCoverLevel;
-  else throw std::invalid_argument("unknown fault " + name + "; choose provocation_tie or cover_level");
+  else if (name == "melee_reach_edge") cwenv::g_fault = cwenv::Fault::kMeleeReachEdge;
+  else
+    throw std::invalid_argument("unknown fault " + name +
+                                "; choose provocation_tie, cover_level or melee_reach_edge");
 }
 
 nb::list Dests(const Routes& routes) {
@@ -244,11 +248,13 @@ NB_MODULE(_core, m) {
            "``cell``; KeyError when it is no destination.");
 
   m.def("_fault", &PlantFault, nb::arg("name"),
-        "Test only: plant one deviation from the reference (provocation_tie, cover_level).");
+        "Test only: plant one deviation from the reference (provocation_tie, cover_level, "
+        "melee_reach_edge).");
   m.def("_faults_off", [] { cwenv::g_fault = cwenv::Fault::kNone; },
         "Test only: the core answers as the reference again.");
 
   BindStream(m);
+  BindKampf(m);
 
   m.def("supercover", &SupercoverSteps, nb::arg("width"), nb::arg("a"), nb::arg("b"),
         "The steps of the line from ``a`` to ``b`` (los.py's SightLine.steps).");

@@ -10,6 +10,7 @@ enum class Fault {
   kNone,
   kProvocationTie,  // Routes::Key prefers the state with more provocations on a metre tie
   kCoverLevel,      // Lines::TerrainCover reports three-quarter cover as half
+  kMeleeReachEdge,  // kampf::Weapon::InRange refuses a melee strike at exactly its reach
 };
 
 inline Fault g_fault = Fault::kNone;

@@ -28,6 +28,7 @@ def test_quick_benchmark_writes_json_md_and_plot(tmp_path: Path) -> None:
         "ppo:",
         "ppo2:",
         "scaling:",
+        "native:legality:",
     ):
         assert any(n.startswith(prefix) for n in names), prefix
     assert "ppo:frames_policy_only" in names  # the policy side alone, env replayed
@@ -50,5 +51,6 @@ def test_quick_benchmark_writes_json_md_and_plot(tmp_path: Path) -> None:
 
 def test_sections_are_the_documented_ones() -> None:
     assert list(SECTIONS) == [
-        "reference", "engine", "env", "state", "mcts", "training", "training2", "scaling"
+        "reference", "engine", "env", "state", "mcts", "training", "training2", "scaling",
+        "native",
     ]  # fmt: skip

@@ -19,7 +19,9 @@ def test_quick_native_benchmark_reports_both_engines(capsys: pytest.CaptureFixtu
         "los_array",
         "los_cold",
         "paths",
+        "legality",
         "combat",
+        "doctrine",
     ]
     assert all(row.split()[3].endswith("×") for row in rows[1:])
     assert los.engine() == chosen  # the benchmark hands back the engine it found

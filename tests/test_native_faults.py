@@ -28,7 +28,8 @@ def fault() -> Iterator[Callable[[str], None]]:
 
 
 def test_an_unknown_fault_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown fault x; choose provocation_tie or cover_level"):
+    choices = "provocation_tie, cover_level or melee_reach_edge"
+    with pytest.raises(ValueError, match=f"unknown fault x; choose {choices}"):
         _core._fault("x")
 
 

@@ -4,17 +4,24 @@
 small *problem* functions, one per condition a Handlung must meet, each returning why the
 Handlung is not open (a short English phrase) or None when it is; ``Combat.why_illegal``
 asks the same functions, so a rejection's reason is the check that excluded the action.
+
+This module is also the reference of the native core's legality (src/legality.cpp,
+docs/native.md): where the core is built, :func:`handlung_actions` is answered by it, the
+same list in the same order (tests/test_native_legality.py); ``CWENV_ENGINE=python`` keeps
+:func:`reference_handlung_actions`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cwenv.battlemap import los
 from cwenv.battlemap.grid import Terrain
 from cwenv.battlemap.los import has_line_of_sight
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.cover import cover_against
 from cwenv.engine.movement import movement_allowance
+from cwenv.engine.offers_core import native_handlung_actions
 from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE
 from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.model.specs import ItemKind
@@ -225,7 +232,18 @@ def helfen_problem(c: Combat, f: FighterState, t: FighterState) -> str | None:
 
 # -- the list -------------------------------------------------------------------------------
 def handlung_actions(c: Combat, f: FighterState) -> list[Action]:
-    """Handlungen open to ``f`` now (H01–H12, K01–K05, P08)."""
+    """Handlungen open to ``f`` now (H01–H12, K01–K05, P08): the native core's answer
+    where it is built and takes the game, else the reference's."""
+    core = los._core
+    if core is not None:
+        acts = native_handlung_actions(core, c, f)
+        if acts is not None:
+            return acts
+    return reference_handlung_actions(c, f)
+
+
+def reference_handlung_actions(c: Combat, f: FighterState) -> list[Action]:
+    """Handlungen open to ``f`` now (H01–H12, K01–K05, P08), in the order offered."""
     acts: list[Action] = []
     i = f.idx
     bm = c.bm

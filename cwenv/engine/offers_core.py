@@ -1,0 +1,164 @@
+"""The native Handlungen's Python side (docs/native.md "The Kampfrunde state"): a Game
+compiled once into the core's description (``_core.Kampf``, src/kampf.hpp), and the call
+that hands it a combat.
+
+The compiled description carries what legality reads of every stat block, the rule
+options, and the data of two rule tables: the Kampfmanöver's size limits
+(:data:`~cwenv.engine.tables.maneuvers.MANEUVERS`, K01–K05) and the conditions a Handlung
+shakes off (:data:`~cwenv.engine.tables.conditions.SHAKEABLE` and each one's
+``shake_limit``, H12, Z01). Each limit function is named to the core by what it is
+(:data:`MANEUVER_LIMITS`, :data:`SHAKE_LIMITS`); an entry whose function the core does
+not know leaves the game to the Python reference, so a table change never diverges
+silently (tests/test_native_legality.py checks every entry is known).
+"""
+
+from __future__ import annotations
+
+import weakref
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from cwenv.battlemap.los import _native_lines
+from cwenv.engine.actions import Action, ActionKind
+from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE, _angeschlagen_shake_limit
+from cwenv.engine.tables.maneuvers import (
+    MANEUVERS,
+    _entwaffnen_limit,
+    _festsetzen_limit,
+    up_to_own_size,
+)
+from cwenv.model.specs import FighterSpec, ItemKind
+from cwenv.model.types import Maneuver, WeaponKind
+from cwenv.rules.readings import LivingCoverStacking, ProneMovement
+
+if TYPE_CHECKING:
+    from cwenv._core import Kampf
+    from cwenv.engine.fighter import FighterState
+    from cwenv.engine.game import Game
+    from cwenv.engine.state import Combat
+    from cwenv.rules.options import RuleOptions
+
+MANEUVER_LIMITS: dict[object, int] = {
+    _entwaffnen_limit: 0,  # K01: an armed humanoid (src/kampf.hpp ManeuverLimit)
+    _festsetzen_limit: 1,  # K02: up to one size larger
+    up_to_own_size: 2,  # K03-K05
+}
+"""The size-limit functions of MANEUVERS as the core numbers them."""
+
+SHAKE_LIMITS: dict[object, int] = {None: 0, _angeschlagen_shake_limit: 1}
+"""The shake limits of CONDITIONS as the core numbers them (Z01: more than half the LP)."""
+
+
+class UnportedRuleError(ValueError):
+    """A rule table entry whose function the native core does not know."""
+
+
+def _spec_row(spec: FighterSpec) -> tuple[Any, ...]:
+    weapons = [
+        (
+            w.kind is WeaponKind.RANGED,
+            w.reach,
+            [(b.max_m, b.modifier) for b in w.ranges],
+            w.area_radius,
+            w.magazine,
+            w.nachladen,
+        )
+        for w in spec.all_weapons
+    ]
+    hacks = [(h.range_m, h.area_radius, h.upload) for h in spec.hacks]
+    cyber = [ware.ability is not None for ware in spec.cyberware]
+    return (
+        spec.lp, int(spec.size), spec.humanoid, spec.movement, len(spec.weapons), weapons, hacks,
+        cyber,
+    )  # fmt: skip
+
+
+def _options_row(o: RuleOptions) -> tuple[Any, ...]:
+    return (
+        o.friendly_fire,
+        o.zielen_max_stacks,
+        o.stabilise_needs_adjacent,
+        o.helfen_in_combat,
+        o.nsc_may_help,
+        o.living_cover_prone_counts,
+        int(o.living_cover_neutral),
+        o.living_cover_stacking is LivingCoverStacking.STRONGER_BY_ONE,
+        o.prone_three_quarter_to_full,
+        o.angeschlagen_shake_below_half,
+        o.prone_movement is ProneMovement.NONE,
+    )
+
+
+def table_rows() -> tuple[list[int], list[tuple[int, int]]]:
+    """The two rule tables as the core receives them: a limit per Maneuver (enum order)
+    and (condition, limit) per SHAKEABLE entry; UnportedRuleError for an unknown function."""
+    limits = []
+    for m in Maneuver:
+        limit = MANEUVER_LIMITS.get(MANEUVERS[m].limit)
+        if limit is None:
+            raise UnportedRuleError(f"{m.name}: the core knows no limit {MANEUVERS[m].limit!r}")
+        limits.append(limit)
+    shakes = []
+    for cond in SHAKEABLE:
+        shake = SHAKE_LIMITS.get(CONDITIONS[cond].shake_limit)
+        if shake is None:
+            raise UnportedRuleError(f"{cond.name}: the core knows no shake limit")
+        shakes.append((int(cond), shake))
+    return limits, shakes
+
+
+def compile_game(core: ModuleType, game: Game) -> Kampf:
+    """The core's description of ``game`` (its map's lines, stat blocks, options, tables)."""
+    bm = game.battlemap
+    lines = bm.edge_cache.get(core.Lines)
+    if not isinstance(lines, core.Lines):
+        lines = _native_lines(core, bm)
+    limits, shakes = table_rows()
+    kampf: Kampf = core.Kampf(
+        lines,
+        bm.width,
+        bm.height,
+        bytes(bm.terrain),
+        [_spec_row(spec) for spec in game.roster],
+        _options_row(game.options),
+        limits,
+        shakes,
+        list(game.roster),
+        Action,
+        list(ActionKind),
+        ItemKind.HEAL,
+    )
+    return kampf
+
+
+_KAMPF: dict[int, tuple[weakref.ref[Game], ModuleType, Kampf | None]] = {}
+"""Per live Game (by id, its weak reference checked): the core it was compiled for and its
+description, None where the core cannot take it (the reference answers)."""
+
+
+def kampf_of(core: ModuleType, c: Combat) -> Kampf | None:
+    """The compiled description of ``c``'s game, built on first use."""
+    game = c.game
+    hit = _KAMPF.get(id(game))
+    if hit is not None and hit[0]() is game and hit[1] is core:
+        return hit[2]
+    kampf: Kampf | None
+    try:
+        kampf = compile_game(core, game)
+    except ValueError:  # UnportedRuleError, or a stat block beyond the core's capacities
+        kampf = None
+    if hit is None:
+        weakref.finalize(game, _KAMPF.pop, id(game), None)
+    _KAMPF[id(game)] = (weakref.ref(game), core, kampf)
+    return kampf
+
+
+def native_handlung_actions(core: ModuleType, c: Combat, f: FighterState) -> list[Action] | None:
+    """offers.py handlung_actions in the core; None where the reference must answer (the
+    combat's options or a stat block are not its game's, or beyond the core's capacities)."""
+    if c.options is not c.game.options:
+        return None
+    kampf = kampf_of(core, c)
+    if kampf is None:
+        return None
+    return kampf.handlung_actions(c, f.idx)

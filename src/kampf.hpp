@@ -1,0 +1,184 @@
+// The Kampfrunde's state in C++ (docs/native.md "The Kampfrunde state"): the seed of the
+// native Kampfrunde. Two parts:
+//
+// * GameDesc, the compiled game description: what the rules read of every fighter's stat
+//   block, the rule options and the rule tables' data, built once per Game
+//   (cwenv/engine/offers_core.py compiles it from the pydantic content).
+// * State, one combat: every FighterState field legality reads, as a flat array of
+//   trivially copyable structs (fixed capacities, no pointers), plus the cells' occupant,
+//   opacity and solidity. Today cwenv/engine/offers_core.py fills it from a Python Combat
+//   before every native legality call (bind_kampf.cpp, Import); a later piece makes C++
+//   own it, and a clone becomes a copy of these structs.
+//
+// The Python reference stays the statement of the rules: cwenv/engine/fighter.py,
+// cwenv/engine/offers.py, cwenv/engine/cover.py (tests/test_native_legality.py checks that
+// both give the same legal lists, order included).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "los.hpp"
+
+namespace cwenv::kampf {
+
+inline constexpr int kMaxWeapons = 16;  // carried, built-in and the unarmed strike
+inline constexpr int kMaxHacks = 8;
+inline constexpr int kMaxCyber = 8;
+inline constexpr int kMaxItems = 8;
+inline constexpr int kMaxBands = 6;
+inline constexpr int kMaxFighters = 64;  // helpers are a bit set over fighter indices
+inline constexpr int kConditions = 7;    // cwenv.model.types.Condition
+
+// cwenv.model.types.Condition values.
+enum Condition : int {
+  kAngeschlagen = 0, kBenommen = 1, kEingeschraenkt = 2, kEntmutigt = 3,
+  kNiedergeworfen = 4, kSterbend = 5, kVerwirrt = 6,
+};
+enum Side : int { kRunner = 0, kGegner = 1, kNeutral = 2 };
+
+// cwenv.engine.actions.ActionKind values of the Handlungen (H01-H12, K01-K05, P08, D09).
+enum class Kind : std::uint8_t {
+  kAttack = 2, kManeuver = 3, kZielen = 4, kSprint = 5, kAufstehen = 6, kUpload = 7,
+  kHack = 8, kDoor = 9, kDraw = 10, kPickUp = 11, kUseItem = 12, kReload = 13,
+  kRucksack = 14, kCyberware = 16, kShake = 17, kStabilise = 18, kHelfen = 19, kFreeWeapon = 20,
+};
+
+struct Band {
+  int max_m;
+  int modifier;
+};
+
+// model/specs.py WeaponSpec, what legality reads of it.
+struct Weapon {
+  bool ranged;
+  int reach;
+  int bands;
+  std::array<Band, kMaxBands> ranges;
+  int area_radius;
+  int magazine;
+  int nachladen;
+
+  bool uses_ammo() const { return ranged && magazine > 0; }
+  // range_modifier(distance) is not None (A01; melee: within reach).
+  bool InRange(int distance) const;
+};
+
+struct Hack {  // HackSpec (H03, H10)
+  int range_m;
+  int area_radius;
+  int upload;
+};
+
+// FighterSpec, what legality reads of it; ``weapons`` is spec.all_weapons.
+struct Spec {
+  int lp;
+  int size;  // Size (X13): only the order matters
+  bool humanoid;
+  int movement;  // spec.movement, cyberware bonuses included
+  int carried;   // len(spec.weapons)
+  int n_weapons;
+  std::array<Weapon, kMaxWeapons> weapons;
+  int n_hacks;
+  std::array<Hack, kMaxHacks> hacks;
+  int n_cyber;
+  std::array<bool, kMaxCyber> cyber_ability;  // the cyberware has an active ability (H09)
+};
+
+// The rule options legality reads (cwenv/rules/options), as plain values.
+struct Options {
+  bool friendly_fire;
+  int zielen_max_stacks;  // X03
+  bool stabilise_needs_adjacent;  // X35
+  bool helfen_in_combat;  // X41
+  bool nsc_may_help;
+  bool living_cover_prone_counts;  // X25
+  int living_cover_neutral;  // a Cover value (X25)
+  bool living_cover_stronger_by_one;  // X25 living_cover_stacking
+  bool prone_three_quarter_to_full;  // X23
+  bool angeschlagen_shake_below_half;  // Z01
+  bool prone_movement_none;  // X40
+};
+
+// The size limits of tables/maneuvers.py, one per limit function there (K01-K05).
+enum class ManeuverLimit : std::uint8_t { kArmedHumanoid, kOneSizeLarger, kUpToOwnSize };
+// The shake limits of tables/conditions.py (H12): none, or Z01's "more than half the LP".
+enum class ShakeLimit : std::uint8_t { kNone, kAboveHalfLp };
+
+struct Shakeable {  // one entry of conditions.py SHAKEABLE, in its order
+  int condition;
+  ShakeLimit limit;
+};
+
+struct GameDesc {
+  int width = 0;
+  int height = 0;
+  std::vector<Terrain> terrain;
+  std::vector<Spec> specs;  // one per roster entry (fighter index)
+  Options options{};
+  std::vector<ManeuverLimit> maneuvers;  // per Maneuver, in enum order
+  std::vector<Shakeable> shakeable;
+
+  int Distance(int a, int b) const;  // Chebyshev metres (grid.py distance, B01)
+};
+
+struct Item {  // ItemSpec at hand: HEAL, or the condition it ends (-1: none)
+  bool heal;
+  int condition;
+};
+
+// FighterState, what legality reads of it.
+struct Fighter {
+  int pos;
+  int side;
+  int lp;
+  std::uint32_t conditions;  // bit set over Condition
+  bool dead, down, fled, disarmed, extra_action_used;
+  int drawn;
+  std::uint32_t dropped, jammed;  // bit sets over weapon indices (K01, A08)
+  int aim_target, aim_stacks;
+  int mumm;
+  std::array<int, kMaxWeapons> ammo, reloads;
+  std::array<int, kMaxHacks> upload_progress;
+  std::array<int, kMaxCyber> cyber_uses;
+  int n_items;
+  std::array<Item, kMaxItems> items;
+  int backpack;  // len(backpack)
+  std::uint64_t helpers;  // bit set over the allies who announced help (P08)
+
+  bool Has(int condition) const { return conditions >> condition & 1; }
+  bool standing() const { return !(dead || down || fled); }
+  bool on_map() const { return !fled; }
+  bool prone() const { return Has(kNiedergeworfen); }
+};
+
+// The numbers of the turn in progress that TURN legality reads (turn.py TurnFrame).
+struct TurnNumbers {
+  int handlungen = 0, grants = 0, sprint_bonus = 0, moved = 0, parity = 0;
+  bool benommen = false;
+};
+
+struct State {
+  std::vector<Fighter> fighters;
+  std::vector<std::int16_t> occupant;  // per cell: the fighter index there, -1 for none
+  bool any_occupant = false;
+  std::vector<std::uint8_t> opaque;  // 1 = blocks sight (doors change it)
+  std::vector<std::uint8_t> solid;   // 1 = cannot be entered
+  TurnNumbers turn;
+};
+
+// One legal action, as cwenv.engine.actions.Action numbers it (-1: unused).
+struct Act {
+  Kind kind;
+  int actor, target, cell, arg;
+};
+
+// A fighter's weapon can strike (fighter.py weapon_usable).
+bool WeaponUsable(const Spec& spec, const Fighter& f, int wi);
+
+// offers.py handlung_actions: the Handlungen open to fighter ``fi`` now, in its order.
+void HandlungActions(const GameDesc& g, const Lines& lines, const State& s, int fi,
+                     std::vector<Act>& out);
+
+}  // namespace cwenv::kampf

@@ -1,0 +1,152 @@
+"""The native Handlungen (issue #16, src/legality.cpp, cwenv/engine/offers_core.py): at
+every TURN decision of seeded random-play games of the differential test's mixed pool
+(shipped, generated and hand-built fights, every rule variant, X43/X48/X49 readings), the
+core lists the same Handlungen as offers.py's reference, in the same order; a difference
+planted in the core is caught; the rule tables the core receives are Python's, entry by
+entry, and an entry the core does not know leaves the game to the reference."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+pytest.importorskip("cwenv._core", reason="the native core is not built")
+
+from cwenv import _core
+from cwenv.battlemap import los
+from cwenv.engine import offers, offers_core
+from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE
+from cwenv.engine.tables.maneuvers import MANEUVERS
+from cwenv.model.types import Maneuver
+from cwenv.native import cases
+from cwenv.native.differential import engine_as
+
+GAMES = 60
+"""Games 0-59 of the mixed pool: every source at least once, all 11 rule variants."""
+STEPS = 250
+
+
+def _compare(index: int) -> tuple[int, Counter[ActionKind]]:
+    """Plays game ``index`` of the mixed pool under the native engine; at every TURN
+    decision asserts the core's Handlungen are the reference's. Returns the decisions
+    compared and the kinds of Handlung seen."""
+    case = cases.case_of(index, "mixed")
+    game = case.game("native")
+    c = game.new_combat(case.seed)
+    rng = random.Random(case.seed)
+    seen: Counter[ActionKind] = Counter()
+    compared = 0
+    for step in range(STEPS):
+        if c.outcome is not None:
+            break
+        d = c.decision
+        if d is not None and d.kind is DecisionKind.TURN:
+            f = c.fighters[d.fighter]
+            native = offers_core.native_handlung_actions(_core, c, f)
+            reference = offers.reference_handlung_actions(c, f)
+            assert native == reference, (
+                f"game {index} ({case.label}, seed {case.seed}) step {step}, fighter "
+                f"{f.idx} {f.name}: native {native} != reference {reference}"
+            )
+            seen.update(a.kind for a in reference)
+            compared += 1
+        legal = c.legal_actions()
+        c.apply(legal[rng.randrange(len(legal))])
+    return compared, seen
+
+
+def _games(count: int) -> tuple[int, Counter[ActionKind]]:
+    total, seen = 0, Counter[ActionKind]()
+    with engine_as("native"):
+        for i in range(count):
+            compared, kinds = _compare(i)
+            total += compared
+            seen += kinds
+    return total, seen
+
+
+@pytest.fixture
+def fault() -> Iterator[None]:
+    _core._fault("melee_reach_edge")  # a melee strike at exactly its reach is refused
+    yield
+    _core._faults_off()
+
+
+def test_every_turn_decision_lists_the_reference_handlungen() -> None:
+    compared, seen = _games(GAMES)
+    assert compared > 10_000, compared  # 11,444 at the time of writing
+    # The sample reaches every kind of Handlung the mixed pool's fighters can take.
+    wanted = {
+        ActionKind.ATTACK, ActionKind.MANEUVER, ActionKind.ZIELEN, ActionKind.SPRINT,
+        ActionKind.AUFSTEHEN, ActionKind.DOOR, ActionKind.DRAW, ActionKind.PICK_UP,
+        ActionKind.RELOAD, ActionKind.SHAKE, ActionKind.STABILISE, ActionKind.FREE_WEAPON,
+        ActionKind.HELFEN, ActionKind.USE_ITEM, ActionKind.UPLOAD, ActionKind.HACK,
+        ActionKind.RUCKSACK, ActionKind.CYBERWARE,
+    }  # fmt: skip
+    assert wanted <= set(seen), sorted(k.name for k in wanted - set(seen))
+
+
+def test_a_planted_difference_is_caught(fault: None) -> None:
+    with pytest.raises(AssertionError, match=r"native \[.*\] != reference") as failure:
+        _games(GAMES)
+    assert "ATTACK" in str(failure.value), failure.value
+
+
+def test_the_differential_test_catches_the_planted_difference(fault: None) -> None:
+    from cwenv.native.differential import DivergenceError, Play, play_case
+
+    with pytest.raises(DivergenceError) as failure:
+        for i in range(10):
+            play_case(cases.case_of(i, "mixed"), "mixed", Play(encode_every=0, max_steps=200))
+    assert "legal" in failure.value.divergence.what, failure.value.divergence.describe()
+
+
+def test_the_core_receives_the_rule_tables_entry_by_entry() -> None:
+    limits, shakes = offers_core.table_rows()
+    assert limits == [offers_core.MANEUVER_LIMITS[MANEUVERS[m].limit] for m in Maneuver]
+    assert shakes == [
+        (int(cond), offers_core.SHAKE_LIMITS[CONDITIONS[cond].shake_limit]) for cond in SHAKEABLE
+    ]
+
+
+def test_a_table_entry_unknown_to_the_core_leaves_the_game_to_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = replace(cases.case_of(0, "mixed").game("native"))  # a Game not compiled yet
+    rule = MANEUVERS[Maneuver.FESTSETZEN]
+    monkeypatch.setattr(offers_core, "MANEUVER_LIMITS", {
+        k: v for k, v in offers_core.MANEUVER_LIMITS.items() if k is not rule.limit
+    })  # fmt: skip
+    with pytest.raises(offers_core.UnportedRuleError, match="FESTSETZEN"):
+        offers_core.table_rows()
+    c = game.new_combat(1)
+    with engine_as("native"):
+        assert offers_core.native_handlung_actions(_core, c, c.fighters[0]) is None
+        assert offers.handlung_actions(c, c.fighters[0]) == offers.reference_handlung_actions(
+            c, c.fighters[0]
+        )
+
+
+def test_a_combat_with_other_options_than_its_game_is_left_to_the_reference() -> None:
+    game = cases.case_of(0, "mixed").game("native")
+    c = game.new_combat(1)
+    c.options = replace(c.options, friendly_fire=not c.options.friendly_fire)
+    assert offers_core.native_handlung_actions(_core, c, c.fighters[0]) is None
+
+
+def test_the_python_engine_never_asks_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object) -> None:
+        raise AssertionError("the core was asked under CWENV_ENGINE=python")
+
+    monkeypatch.setattr(offers, "native_handlung_actions", refuse)
+    with engine_as("python"):
+        c = cases.case_of(0, "mixed").game("python").new_combat(1)
+        assert los.engine() == "python"
+        assert offers.handlung_actions(c, c.fighters[0]) == offers.reference_handlung_actions(
+            c, c.fighters[0]
+        )
