@@ -79,11 +79,22 @@ class Kampf:
     ) -> None: ...
     def load(self, combat: Combat, turn: TurnFrame | None) -> bool: ...
     def handlung_actions(self, combat: Combat, fighter: int) -> list[Action] | None: ...
+    def turn_moves(
+        self,
+        combat: Combat,
+        fighter: int,
+        moves: Moves,
+        budget: int,
+        parity: int,
+        geometry: int,
+        hard: bool,
+    ) -> tuple[Routes, list[Action], Routes | None, list[Action]] | None: ...
     @property
     def state_bytes(self) -> int: ...
 
 # Test only (src/faults.hpp, tests/test_native_faults.py): plant one deviation from the
-# reference ("provocation_tie", "cover_level" or "melee_reach_edge"), and take it back.
+# reference ("provocation_tie", "cover_level", "melee_reach_edge" or "guard_reach"), and
+# take it back.
 def _fault(name: str) -> None: ...
 def _faults_off() -> None: ...
 

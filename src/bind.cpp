@@ -177,9 +177,11 @@ void PlantFault(const std::string& name) {
   if (name == "provocation_tie") cwenv::g_fault = cwenv::Fault::kProvocationTie;
   else if (name == "cover_level") cwenv::g_fault = cwenv::Fault::kCoverLevel;
   else if (name == "melee_reach_edge") cwenv::g_fault = cwenv::Fault::kMeleeReachEdge;
+  else if (name == "guard_reach") cwenv::g_fault = cwenv::Fault::kGuardReach;
   else
     throw std::invalid_argument("unknown fault " + name +
-                                "; choose provocation_tie, cover_level or melee_reach_edge");
+                                "; choose provocation_tie, cover_level, melee_reach_edge or "
+                                "guard_reach");
 }
 
 nb::list Dests(const Routes& routes) {
@@ -249,7 +251,7 @@ NB_MODULE(_core, m) {
 
   m.def("_fault", &PlantFault, nb::arg("name"),
         "Test only: plant one deviation from the reference (provocation_tie, cover_level, "
-        "melee_reach_edge).");
+        "melee_reach_edge, guard_reach).");
   m.def("_faults_off", [] { cwenv::g_fault = cwenv::Fault::kNone; },
         "Test only: the core answers as the reference again.");
 

@@ -15,6 +15,7 @@
 
 #include "kampf.hpp"
 #include "los.hpp"
+#include "paths.hpp"
 
 namespace nb = nanobind;
 using namespace cwenv::kampf;
@@ -82,7 +83,8 @@ using WeaponRow = std::tuple<bool, int, std::vector<std::tuple<int, int>>, int, 
 using HackRow = std::tuple<int, int, int>;
 using SpecRow = std::tuple<int, int, bool, int, int, std::vector<WeaponRow>, std::vector<HackRow>,
                            std::vector<bool>>;
-using OptionsRow = std::tuple<bool, int, bool, bool, bool, bool, int, bool, bool, bool, bool>;
+using OptionsRow =
+    std::tuple<bool, int, bool, bool, bool, bool, int, bool, bool, bool, bool, bool>;
 
 Spec MakeSpec(const SpecRow& row) {
   const auto& [lp, size, humanoid, movement, carried, weapons, hacks, cyber] = row;
@@ -129,8 +131,8 @@ class Kampf {
     const auto* t = static_cast<const std::uint8_t*>(terrain.data());
     for (std::size_t i = 0; i < terrain.size(); ++i) g_.terrain.push_back(static_cast<cwenv::Terrain>(t[i]));
     for (const SpecRow& row : specs) g_.specs.push_back(MakeSpec(row));
-    const auto& [ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn] = options;
-    g_.options = {ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn};
+    const auto& [ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk] = options;
+    g_.options = {ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk};
     for (int m : maneuvers) {
       if (m < 0 || m > 2) throw std::invalid_argument("unknown manoeuvre limit");
       g_.maneuvers.push_back(static_cast<ManeuverLimit>(m));
@@ -193,6 +195,43 @@ class Kampf {
     nb::list out;
     for (const Act& a : acts_) out.append(ActionOf(a));
     return out;
+  }
+
+  // turn.py turn_actions' movement: the free search (and with ``hard`` the difficult
+  // one) from the fighter's cell on ``moves`` with the inputs of move_search, and their
+  // MOVE and SCHWIERIG actions; None when Import refused.
+  nb::object TurnMoves(nb::handle combat, int fighter, const cwenv::Moves& moves, int budget,
+                       int parity, int geometry, bool hard) {
+    if (!Import(combat, nb::none())) return nb::none();
+    if (fighter < 0 || fighter >= static_cast<int>(specs_.size()))
+      throw std::out_of_range("no fighter " + std::to_string(fighter));
+    if (moves.size() != lines_->size()) throw std::invalid_argument("the moves are not the map's");
+    if (budget < 0 || geometry < 0 || geometry > 2)
+      throw std::invalid_argument("a negative budget or an unknown blockade geometry");
+    MoveInputsOf(g_, s_, fighter, inputs_);
+    const int start = s_.fighters[fighter].pos;
+    auto search = [&](bool difficult, Kind kind) {
+      const cwenv::Query q{
+          .blocked = inputs_.blocked,
+          .start = start,
+          .budget = budget,
+          .occupied = inputs_.occupied,
+          .passable = inputs_.passable,
+          .guards = inputs_.guards,
+          .geometry = static_cast<cwenv::Geometry>(geometry),
+          .threat = true,
+          .difficult = difficult,
+          .parity = parity,
+      };
+      cwenv::Routes routes = moves.Search(q);
+      nb::list acts;
+      for (int cell : routes.dests()) acts.append(ActionOf({kind, fighter, -1, cell, -1}));
+      return std::make_pair(nb::cast(std::move(routes)), acts);
+    };
+    auto [free, free_acts] = search(false, Kind::kMove);
+    if (!hard) return nb::make_tuple(free, free_acts, nb::none(), nb::list());
+    auto [difficult, hard_acts] = search(true, Kind::kSchwierig);
+    return nb::make_tuple(free, free_acts, difficult, hard_acts);
   }
 
   std::size_t state_bytes() const {
@@ -270,6 +309,7 @@ class Kampf {
   std::vector<nb::object> specs_, kinds_;
   GameDesc g_;
   State s_;
+  MoveInputs inputs_;
   std::vector<Act> acts_;
   std::unordered_map<std::uint64_t, nb::object> cache_;
 };
@@ -293,6 +333,11 @@ void BindKampf(nb::module_& m) {
            "is not this game's.")
       .def("handlung_actions", &Kampf::HandlungActions, nb::arg("combat"), nb::arg("fighter"),
            "offers.py handlung_actions natively; None when the combat is not this game's.")
+      .def("turn_moves", &Kampf::TurnMoves, nb::arg("combat"), nb::arg("fighter"),
+           nb::arg("moves"), nb::arg("budget"), nb::arg("parity"), nb::arg("geometry"),
+           nb::arg("hard"),
+           "turn.py turn_actions' movement natively: (routes, MOVE actions, difficult routes or "
+           "None, SCHWIERIG actions); None when the combat is not this game's.")
       .def_prop_ro("state_bytes", &Kampf::state_bytes,
                    "Bytes of the combat state last loaded (event log and frames excluded).");
 }

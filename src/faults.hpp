@@ -11,6 +11,7 @@ enum class Fault {
   kProvocationTie,  // Routes::Key prefers the state with more provocations on a metre tie
   kCoverLevel,      // Lines::TerrainCover reports three-quarter cover as half
   kMeleeReachEdge,  // kampf::Weapon::InRange refuses a melee strike at exactly its reach
+  kGuardReach,      // kampf::MoveInputsOf: every Blockade guard reaches one metre further
 };
 
 inline Fault g_fault = Fault::kNone;

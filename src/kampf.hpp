@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "los.hpp"
+#include "paths.hpp"
 
 namespace cwenv::kampf {
 
@@ -38,11 +39,12 @@ enum Condition : int {
 };
 enum Side : int { kRunner = 0, kGegner = 1, kNeutral = 2 };
 
-// cwenv.engine.actions.ActionKind values of the Handlungen (H01-H12, K01-K05, P08, D09).
+// cwenv.engine.actions.ActionKind values of the turn's choices (B01, H01-H12, K01-K05, P08,
+// D09).
 enum class Kind : std::uint8_t {
-  kAttack = 2, kManeuver = 3, kZielen = 4, kSprint = 5, kAufstehen = 6, kUpload = 7,
+  kMove = 1, kAttack = 2, kManeuver = 3, kZielen = 4, kSprint = 5, kAufstehen = 6, kUpload = 7,
   kHack = 8, kDoor = 9, kDraw = 10, kPickUp = 11, kUseItem = 12, kReload = 13,
-  kRucksack = 14, kCyberware = 16, kShake = 17, kStabilise = 18, kHelfen = 19, kFreeWeapon = 20,
+  kRucksack = 14, kSchwierig = 15, kCyberware = 16, kShake = 17, kStabilise = 18, kHelfen = 19, kFreeWeapon = 20,
 };
 
 struct Band {
@@ -99,6 +101,7 @@ struct Options {
   bool prone_three_quarter_to_full;  // X23
   bool angeschlagen_shake_below_half;  // Z01
   bool prone_movement_none;  // X40
+  bool benommen_reactions_kept;  // X24: a benommen fighter keeps its reactions
 };
 
 // The size limits of tables/maneuvers.py, one per limit function there (K01-K05).
@@ -176,6 +179,16 @@ struct Act {
 
 // A fighter's weapon can strike (fighter.py weapon_usable).
 bool WeaponUsable(const Spec& spec, const Fighter& f, int wi);
+
+// What a fighter's movement search starts from (turn.py move_search): the cells it cannot
+// enter (movement.py blocked_for), the occupied cells and those it may pass through, and
+// the enemies who could make a Blockadeangriff (movement.py threat_of, R04, R01, X24).
+struct MoveInputs {
+  std::vector<std::uint8_t> blocked;
+  std::vector<int> occupied, passable;
+  std::vector<Guard> guards;
+};
+void MoveInputsOf(const GameDesc& g, const State& s, int fi, MoveInputs& out);
 
 // offers.py handlung_actions: the Handlungen open to fighter ``fi`` now, in its order.
 void HandlungActions(const GameDesc& g, const Lines& lines, const State& s, int fi,

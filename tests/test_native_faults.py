@@ -28,7 +28,7 @@ def fault() -> Iterator[Callable[[str], None]]:
 
 
 def test_an_unknown_fault_is_refused() -> None:
-    choices = "provocation_tie, cover_level or melee_reach_edge"
+    choices = "provocation_tie, cover_level, melee_reach_edge or guard_reach"
     with pytest.raises(ValueError, match=f"unknown fault x; choose {choices}"):
         _core._fault("x")
 

@@ -1,7 +1,9 @@
-"""The native Handlungen (issue #16, src/legality.cpp, cwenv/engine/offers_core.py): at
-every TURN decision of seeded random-play games of the differential test's mixed pool
-(shipped, generated and hand-built fights, every rule variant, X43/X48/X49 readings), the
-core lists the same Handlungen as offers.py's reference, in the same order; a difference
+"""The native TURN legality (issue #16, src/legality.cpp, src/turn_moves.cpp,
+cwenv/engine/offers_core.py): at every TURN decision of seeded random-play games of the
+differential test's mixed pool (shipped, generated and hand-built fights, every rule
+variant, X43/X48/X49 readings), the core lists the same Handlungen as offers.py's
+reference, in the same order, and its movement searches (inputs assembled in C++) give
+the same MOVE and SCHWIERIG actions and routes as turn.py's move_search; a difference
 planted in the core is caught; the rule tables the core receives are Python's, entry by
 entry, and an entry the core does not know leaves the game to the reference."""
 
@@ -18,10 +20,14 @@ pytest.importorskip("cwenv._core", reason="the native core is not built")
 
 from cwenv import _core
 from cwenv.battlemap import los
+from cwenv.battlemap.paths import Reach
+from cwenv.battlemap.steps import has_difficult_terrain
 from cwenv.engine import offers, offers_core
 from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.state import Combat
 from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE
 from cwenv.engine.tables.maneuvers import MANEUVERS
+from cwenv.engine.turn import move_actions, move_search, schwierig_actions, turn_of
 from cwenv.model.types import Maneuver
 from cwenv.native import cases
 from cwenv.native.differential import engine_as
@@ -54,10 +60,40 @@ def _compare(index: int) -> tuple[int, Counter[ActionKind]]:
                 f"{f.idx} {f.name}: native {native} != reference {reference}"
             )
             seen.update(a.kind for a in reference)
+            seen.update(_compare_moves(c, f.idx, f"game {index} ({case.label}) step {step}"))
             compared += 1
         legal = c.legal_actions()
         c.apply(legal[rng.randrange(len(legal))])
     return compared, seen
+
+
+def _routes(reach: Reach) -> list[object]:
+    return [reach.route(cell) for cell in reach.dests]
+
+
+def _compare_moves(c: Combat, fighter: int, where: str) -> list[ActionKind]:
+    """The core's movement choices and searches against turn.py's move_search (whose
+    search is the native one, tests/test_native_paths.py; what differs is the inputs)."""
+    f = c.fighters[fighter]
+    turn = turn_of(c, fighter)
+    budget = turn.move_left(c, f)
+    if budget <= 0:
+        return []
+    difficult = turn.handlungen > 0 and has_difficult_terrain(c.bm, c.options.hurdles)
+    native = offers_core.native_turn_moves(c, f, budget, turn.parity, difficult)
+    assert native is not None, where
+    search = move_search(c, f)
+    free = search.reach(budget)
+    assert native[1] == move_actions(fighter, free.dests), f"{where}: MOVE"
+    assert _routes(native[0]) == _routes(free), f"{where}: routes"
+    if not difficult:
+        assert native[2] is None and native[3] == [], where
+        return [ActionKind.MOVE] if free.dests else []
+    hard = search.reach(budget, difficult=True)
+    assert native[2] is not None, where
+    assert native[3] == schwierig_actions(fighter, hard.dests), f"{where}: SCHWIERIG"
+    assert _routes(native[2]) == _routes(hard), f"{where}: difficult routes"
+    return [ActionKind.MOVE] * bool(free.dests) + [ActionKind.SCHWIERIG] * bool(hard.dests)
 
 
 def _games(count: int) -> tuple[int, Counter[ActionKind]]:
@@ -77,6 +113,13 @@ def fault() -> Iterator[None]:
     _core._faults_off()
 
 
+@pytest.fixture
+def guard_fault() -> Iterator[None]:
+    _core._fault("guard_reach")  # every Blockade guard reaches a metre further
+    yield
+    _core._faults_off()
+
+
 def test_every_turn_decision_lists_the_reference_handlungen() -> None:
     compared, seen = _games(GAMES)
     assert compared > 10_000, compared  # 11,444 at the time of writing
@@ -86,7 +129,7 @@ def test_every_turn_decision_lists_the_reference_handlungen() -> None:
         ActionKind.AUFSTEHEN, ActionKind.DOOR, ActionKind.DRAW, ActionKind.PICK_UP,
         ActionKind.RELOAD, ActionKind.SHAKE, ActionKind.STABILISE, ActionKind.FREE_WEAPON,
         ActionKind.HELFEN, ActionKind.USE_ITEM, ActionKind.UPLOAD, ActionKind.HACK,
-        ActionKind.RUCKSACK, ActionKind.CYBERWARE,
+        ActionKind.RUCKSACK, ActionKind.CYBERWARE, ActionKind.MOVE, ActionKind.SCHWIERIG,
     }  # fmt: skip
     assert wanted <= set(seen), sorted(k.name for k in wanted - set(seen))
 
@@ -95,6 +138,12 @@ def test_a_planted_difference_is_caught(fault: None) -> None:
     with pytest.raises(AssertionError, match=r"native \[.*\] != reference") as failure:
         _games(GAMES)
     assert "ATTACK" in str(failure.value), failure.value
+
+
+def test_a_planted_difference_in_the_movement_inputs_is_caught(guard_fault: None) -> None:
+    with pytest.raises(AssertionError, match=r"step \d+: routes") as failure:
+        _games(GAMES)
+    assert "provocations=" in str(failure.value), failure.value
 
 
 def test_the_differential_test_catches_the_planted_difference(fault: None) -> None:

@@ -1,6 +1,7 @@
-"""The native Handlungen's Python side (docs/native.md "The Kampfrunde state"): a Game
-compiled once into the core's description (``_core.Kampf``, src/kampf.hpp), and the call
-that hands it a combat.
+"""The native TURN legality's Python side (docs/native.md "The Kampfrunde state"): a Game
+compiled once into the core's description (``_core.Kampf``, src/kampf.hpp), and the calls
+that hand it a combat: the Handlungen (offers.py) and the turn's movement choices with
+their searches (turn.py).
 
 The compiled description carries what legality reads of every stat block, the rule
 options, and the data of two rule tables: the Kampfmanöver's size limits
@@ -18,8 +19,12 @@ import weakref
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from cwenv.battlemap import los
 from cwenv.battlemap.los import _native_lines
+from cwenv.battlemap.paths import NativeReach, Reach
+from cwenv.battlemap.paths_core import GEOMETRIES, native_moves
 from cwenv.engine.actions import Action, ActionKind
+from cwenv.engine.movement import profile_for
 from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE, _angeschlagen_shake_limit
 from cwenv.engine.tables.maneuvers import (
     MANEUVERS,
@@ -28,11 +33,11 @@ from cwenv.engine.tables.maneuvers import (
     up_to_own_size,
 )
 from cwenv.model.specs import FighterSpec, ItemKind
-from cwenv.model.types import Maneuver, WeaponKind
-from cwenv.rules.readings import LivingCoverStacking, ProneMovement
+from cwenv.model.types import Condition, Maneuver, WeaponKind
+from cwenv.rules.readings import BenommenReactions, LivingCoverStacking, ProneMovement
 
 if TYPE_CHECKING:
-    from cwenv._core import Kampf
+    from cwenv._core import Kampf, Moves
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.game import Game
     from cwenv.engine.state import Combat
@@ -86,6 +91,7 @@ def _options_row(o: RuleOptions) -> tuple[Any, ...]:
         o.prone_three_quarter_to_full,
         o.angeschlagen_shake_below_half,
         o.prone_movement is ProneMovement.NONE,
+        o.benommen_reactions is BenommenReactions.KEPT,
     )
 
 
@@ -131,34 +137,82 @@ def compile_game(core: ModuleType, game: Game) -> Kampf:
     return kampf
 
 
-_KAMPF: dict[int, tuple[weakref.ref[Game], ModuleType, Kampf | None]] = {}
+class Compiled:
+    """A game as the core holds it, and the step tables its fighters' searches run on."""
+
+    __slots__ = ("kampf", "moves")
+
+    def __init__(self, kampf: Kampf) -> None:
+        self.kampf = kampf
+        self.moves: dict[tuple[int, bool], Moves] = {}  # per (fighter, eingeschränkt)
+
+
+_KAMPF: dict[int, tuple[weakref.ref[Game], ModuleType, Compiled | None]] = {}
 """Per live Game (by id, its weak reference checked): the core it was compiled for and its
 description, None where the core cannot take it (the reference answers)."""
 
 
-def kampf_of(core: ModuleType, c: Combat) -> Kampf | None:
-    """The compiled description of ``c``'s game, built on first use."""
+def kampf_of(core: ModuleType, c: Combat) -> Compiled | None:
+    """The compiled description of ``c``'s game, built on first use; None where the core
+    cannot take it, or the combat's options are not its game's."""
     game = c.game
+    if c.options is not game.options:
+        return None
     hit = _KAMPF.get(id(game))
     if hit is not None and hit[0]() is game and hit[1] is core:
         return hit[2]
-    kampf: Kampf | None
+    compiled: Compiled | None
     try:
-        kampf = compile_game(core, game)
+        compiled = Compiled(compile_game(core, game))
     except ValueError:  # UnportedRuleError, or a stat block beyond the core's capacities
-        kampf = None
+        compiled = None
     if hit is None:
         weakref.finalize(game, _KAMPF.pop, id(game), None)
-    _KAMPF[id(game)] = (weakref.ref(game), core, kampf)
-    return kampf
+    _KAMPF[id(game)] = (weakref.ref(game), core, compiled)
+    return compiled
 
 
 def native_handlung_actions(core: ModuleType, c: Combat, f: FighterState) -> list[Action] | None:
     """offers.py handlung_actions in the core; None where the reference must answer (the
     combat's options or a stat block are not its game's, or beyond the core's capacities)."""
-    if c.options is not c.game.options:
+    compiled = kampf_of(core, c)
+    if compiled is None:
         return None
-    kampf = kampf_of(core, c)
-    if kampf is None:
+    return compiled.kampf.handlung_actions(c, f.idx)
+
+
+TurnMoves = tuple[Reach, list[Action], Reach | None, list[Action]]
+"""The free search and its MOVE actions; the difficult search (or None) and its SCHWIERIG."""
+
+
+def native_turn_moves(
+    c: Combat, f: FighterState, budget: int, parity: int, hard: bool
+) -> TurnMoves | None:
+    """turn.py turn_actions' movement in the core (B01, H07, R04, X43, X49): the searches
+    from ``f``'s cell with move_search's inputs, and their actions in cell order; None under
+    the reference engine or where the core cannot take the combat."""
+    core = los._core
+    if core is None:
         return None
-    return kampf.handlung_actions(c, f.idx)
+    compiled = kampf_of(core, c)
+    if compiled is None:
+        return None
+    eingeschraenkt = bool(f.conditions >> Condition.EINGESCHRAENKT & 1)
+    moves = compiled.moves.get((f.idx, eingeschraenkt))
+    if moves is None:  # movement.py move_profile, a pure function of these (cached)
+        bm = c.bm
+        profile = profile_for(c.options, f.spec.movement, eingeschraenkt)
+        found = bm.edge_cache.get((core.Moves, profile))
+        moves = found if isinstance(found, core.Moves) else native_moves(core, bm, profile)
+        compiled.moves[f.idx, eingeschraenkt] = moves
+    geometry = GEOMETRIES[c.options.blockade_geometry]
+    answer = compiled.kampf.turn_moves(c, f.idx, moves, budget, parity, geometry, hard)
+    if answer is None:
+        return None
+    free, free_acts, difficult, hard_acts = answer
+    return (
+        NativeReach(f.pos, free, False),
+        free_acts,
+        None if difficult is None else NativeReach(f.pos, difficult, True),
+        hard_acts,
+    )

@@ -38,6 +38,7 @@ from cwenv.engine.movement import (
     threat_of,
 )
 from cwenv.engine.offers import handlung_actions, maneuver_allowed
+from cwenv.engine.offers_core import native_turn_moves
 from cwenv.engine.payloads import TurnPrompt
 from cwenv.engine.tables.handlungen import HANDLUNGEN
 from cwenv.model.types import Condition, Maneuver, MummSpend
@@ -210,14 +211,22 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
         return acts
     move_left = turn.move_left(c, f)
     if move_left > 0:
-        search = move_search(c, f)
-        turn.routes = search.reach(move_left)
-        acts.extend(move_actions(fighter, turn.routes.dests))
-        if turn.handlungen > 0 and has_difficult_terrain(c.bm, c.options.hurdles):
-            hard = turn.hard_routes = search.reach(move_left, difficult=True)
-            dests = hard.dests
-            acts.extend([Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in dests])
-            acts.extend(climb_actions(c, f, move_left, set(dests), hard))
+        difficult = turn.handlungen > 0 and has_difficult_terrain(c.bm, c.options.hurdles)
+        # The native core searches with the same inputs and builds the same actions.
+        native = native_turn_moves(c, f, move_left, turn.parity, difficult)
+        if native is not None:
+            turn.routes, moves, found, hard_moves = native
+        else:
+            search = move_search(c, f)
+            turn.routes = search.reach(move_left)
+            moves = move_actions(fighter, turn.routes.dests)
+            found = search.reach(move_left, difficult=True) if difficult else None
+            hard_moves = [] if found is None else schwierig_actions(fighter, found.dests)
+        acts.extend(moves)
+        if found is not None:
+            hard = turn.hard_routes = found
+            acts.extend(hard_moves)
+            acts.extend(climb_actions(c, f, move_left, set(hard.dests), hard))
     committed = False
     if turn.handlungen > 0:
         handlungen = handlung_actions(c, f)
@@ -303,6 +312,11 @@ def move_actions(fighter: int, cells: list[int]) -> list[Action]:
             action = row[cell] = Action(ActionKind.MOVE, fighter, cell=cell)
         out.append(action)
     return out
+
+
+def schwierig_actions(fighter: int, cells: list[int]) -> list[Action]:
+    """SCHWIERIG actions to ``cells`` (H07)."""
+    return [Action(ActionKind.SCHWIERIG, fighter, cell=cell) for cell in cells]
 
 
 def _maneuver_allowed(f: FighterState, t: FighterState, m: Maneuver) -> bool:

@@ -1,0 +1,54 @@
+// The inputs of a fighter's movement search (B01, R04, R01, X24): the native twin of
+// cwenv/engine/turn.py move_search with movement.py blocked_for and threat_of and
+// fighter.py melee_reach. The search itself is paths.cpp's; tests/test_native_legality.py
+// checks that both engines' inputs give the same routes.
+#include <algorithm>
+
+#include "faults.hpp"
+#include "kampf.hpp"
+
+namespace cwenv::kampf {
+
+namespace {
+
+// fighter.py melee_reach (R04): the longest reach among usable melee weapons.
+int MeleeReach(const Spec& spec, const Fighter& f) {
+  int best = 0;
+  for (int wi = 0; wi < spec.n_weapons; ++wi) {
+    const Weapon& w = spec.weapons[wi];
+    if (!w.ranged && w.reach > best && WeaponUsable(spec, f, wi)) best = w.reach;
+  }
+  return best;
+}
+
+// conditions.py can_use_reaction (R01, X24): standing, and not benommen unless X24
+// keeps its reactions.
+bool CanReact(const Options& o, const Fighter& f) {
+  return f.standing() && (!f.Has(kBenommen) || o.benommen_reactions_kept);
+}
+
+}  // namespace
+
+void MoveInputsOf(const GameDesc& g, const State& s, int fi, MoveInputs& out) {
+  const Fighter& f = s.fighters[fi];
+  out.blocked = s.solid;  // blocked_for: terrain and closed doors, then standing non-allies
+  out.occupied.clear();
+  out.passable.clear();
+  out.guards.clear();
+  for (std::size_t c = 0; c < s.occupant.size(); ++c)
+    if (s.occupant[c] >= 0) out.occupied.push_back(static_cast<int>(c));
+  for (std::size_t gi = 0; gi < s.fighters.size(); ++gi) {
+    const Fighter& o = s.fighters[gi];
+    const bool ally = o.side == f.side;
+    if (!ally && o.on_map() && !o.down) out.blocked[o.pos] = 1;
+    // move_search: allies and the fallen may be passed through (B01).
+    if (o.on_map() && (ally || o.down)) out.passable.push_back(o.pos);
+    if (ally || !CanReact(g.options, o)) continue;  // threat_of (R04)
+    int reach = MeleeReach(g.specs[gi], o);
+    // Test-only fault (faults.hpp): every guard reaches one metre further.
+    if (reach > 0 && g_fault == Fault::kGuardReach) ++reach;
+    if (reach > 0) out.guards.push_back({o.pos % g.width, o.pos / g.width, reach});
+  }
+}
+
+}  // namespace cwenv::kampf
