@@ -68,6 +68,7 @@ class Kampf:
         width: int,
         height: int,
         terrain: bytes,
+        elevation: list[int],
         specs: list[tuple[Any, ...]],
         options: tuple[Any, ...],
         maneuvers: list[int],
@@ -84,11 +85,13 @@ class Kampf:
         combat: Combat,
         fighter: int,
         moves: Moves,
+        slow_cost: int,
         budget: int,
         parity: int,
         geometry: int,
         hard: bool,
-    ) -> tuple[Routes, list[Action], Routes | None, list[Action]] | None: ...
+        handlungen: bool,
+    ) -> tuple[Routes, list[Action], Routes | None, list[Action], list[Action] | None] | None: ...
     @property
     def state_bytes(self) -> int: ...
 

@@ -28,7 +28,7 @@ struct Names {
   nb::object fighters, occupant, opaque, solid, spec, pos, side, lp, conditions, dead, down,
       fled, disarmed, extra_action_used, drawn, dropped, jammed, aim_target, aim_stacks, mumm,
       ammo, reloads, upload_progress, cyber_uses, items, backpack, helpers, kind, condition,
-      handlungen, grants, sprint_bonus, moved, parity, benommen;
+      handlungen, grants, sprint_bonus, moved, parity, benommen, climb_cell, climb_height;
 };
 
 const Names& N() {
@@ -40,7 +40,8 @@ const Names& N() {
                      s("aim_target"), s("aim_stacks"), s("mumm"), s("ammo"), s("reloads"),
                      s("upload_progress"), s("cyber_uses"), s("items"), s("backpack"),
                      s("helpers"), s("kind"), s("condition"), s("handlungen"), s("grants"),
-                     s("sprint_bonus"), s("moved"), s("parity"), s("benommen")};
+                     s("sprint_bonus"), s("moved"), s("parity"), s("benommen"),
+                     s("climb_cell"), s("climb_height")};
   }();
   return *names;
 }
@@ -84,7 +85,7 @@ using HackRow = std::tuple<int, int, int>;
 using SpecRow = std::tuple<int, int, bool, int, int, std::vector<WeaponRow>, std::vector<HackRow>,
                            std::vector<bool>>;
 using OptionsRow =
-    std::tuple<bool, int, bool, bool, bool, bool, int, bool, bool, bool, bool, bool>;
+    std::tuple<bool, int, bool, bool, bool, bool, int, bool, bool, bool, bool, bool, bool>;
 
 Spec MakeSpec(const SpecRow& row) {
   const auto& [lp, size, humanoid, movement, carried, weapons, hacks, cyber] = row;
@@ -114,8 +115,8 @@ Spec MakeSpec(const SpecRow& row) {
 // handed out so far (immutable values, shared like turn.py's move_actions).
 class Kampf {
  public:
-  Kampf(nb::object lines, int width, int height,
-        const nb::bytes& terrain, const std::vector<SpecRow>& specs, const OptionsRow& options,
+  Kampf(nb::object lines, int width, int height, const nb::bytes& terrain,
+        const std::vector<int>& elevation, const std::vector<SpecRow>& specs, const OptionsRow& options,
         const std::vector<int>& maneuvers, const std::vector<std::tuple<int, int>>& shakeable,
         const nb::list& spec_objects, nb::object action, const nb::list& kinds, nb::object heal)
       : lines_owner_(std::move(lines)), action_(std::move(action)), heal_(std::move(heal)) {
@@ -127,12 +128,14 @@ class Kampf {
       throw std::invalid_argument("the terrain and lines must be the map's");
     if (specs.size() != nb::len(spec_objects) || specs.size() > kMaxFighters)
       throw std::invalid_argument("one stat block per fighter, at most 64");
-    g_.width = width, g_.height = height;
+    if (elevation.size() != terrain.size())
+      throw std::invalid_argument("one elevation per cell");
+    g_.width = width, g_.height = height, g_.elevation = elevation;
     const auto* t = static_cast<const std::uint8_t*>(terrain.data());
     for (std::size_t i = 0; i < terrain.size(); ++i) g_.terrain.push_back(static_cast<cwenv::Terrain>(t[i]));
     for (const SpecRow& row : specs) g_.specs.push_back(MakeSpec(row));
-    const auto& [ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk] = options;
-    g_.options = {ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk};
+    const auto& [ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk, coa] = options;
+    g_.options = {ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk, coa};
     for (int m : maneuvers) {
       if (m < 0 || m > 2) throw std::invalid_argument("unknown manoeuvre limit");
       g_.maneuvers.push_back(static_cast<ManeuverLimit>(m));
@@ -198,18 +201,27 @@ class Kampf {
   }
 
   // turn.py turn_actions' movement: the free search (and with ``hard`` the difficult
-  // one) from the fighter's cell on ``moves`` with the inputs of move_search, and their
-  // MOVE and SCHWIERIG actions; None when Import refused.
-  nb::object TurnMoves(nb::handle combat, int fighter, const cwenv::Moves& moves, int budget,
-                       int parity, int geometry, bool hard) {
+  // one and the partial climbs) from the fighter's cell on ``moves`` with the inputs of
+  // move_search, their MOVE and SCHWIERIG actions, and with ``handlungen`` the Handlungen
+  // (one import for all); None when Import refused.
+  nb::object TurnMoves(nb::handle combat, int fighter, const cwenv::Moves& moves,
+                       int slow_cost, int budget, int parity, int geometry, bool hard,
+                       bool handlungen) {
     if (!Import(combat, nb::none())) return nb::none();
     if (fighter < 0 || fighter >= static_cast<int>(specs_.size()))
       throw std::out_of_range("no fighter " + std::to_string(fighter));
     if (moves.size() != lines_->size()) throw std::invalid_argument("the moves are not the map's");
-    if (budget < 0 || geometry < 0 || geometry > 2)
-      throw std::invalid_argument("a negative budget or an unknown blockade geometry");
+    if (budget < 0 || geometry < 0 || geometry > 2 || slow_cost < 1)
+      throw std::invalid_argument("a negative budget, slow cost or unknown blockade geometry");
     MoveInputsOf(g_, s_, fighter, inputs_);
     const int start = s_.fighters[fighter].pos;
+    nb::object listed = nb::none();
+    if (handlungen) {
+      cwenv::kampf::HandlungActions(g_, *lines_, s_, fighter, acts_);
+      nb::list out;
+      for (const Act& a : acts_) out.append(ActionOf(a));
+      listed = out;
+    }
     auto search = [&](bool difficult, Kind kind) {
       const cwenv::Query q{
           .blocked = inputs_.blocked,
@@ -226,12 +238,17 @@ class Kampf {
       cwenv::Routes routes = moves.Search(q);
       nb::list acts;
       for (int cell : routes.dests()) acts.append(ActionOf({kind, fighter, -1, cell, -1}));
+      if (difficult) {
+        acts_.clear();
+        ClimbActions(g_, s_, moves, slow_cost, fighter, budget, routes, acts_);
+        for (const Act& a : acts_) acts.append(ActionOf(a));
+      }
       return std::make_pair(nb::cast(std::move(routes)), acts);
     };
     auto [free, free_acts] = search(false, Kind::kMove);
-    if (!hard) return nb::make_tuple(free, free_acts, nb::none(), nb::list());
+    if (!hard) return nb::make_tuple(free, free_acts, nb::none(), nb::list(), listed);
     auto [difficult, hard_acts] = search(true, Kind::kSchwierig);
-    return nb::make_tuple(free, free_acts, difficult, hard_acts);
+    return nb::make_tuple(free, free_acts, difficult, hard_acts, listed);
   }
 
   std::size_t state_bytes() const {
@@ -261,6 +278,9 @@ class Kampf {
     f.aim_target = static_cast<int>(Int(h, n.aim_target));
     f.aim_stacks = static_cast<int>(Int(h, n.aim_stacks));
     f.mumm = static_cast<int>(Int(h, n.mumm));
+    f.climb_cell = static_cast<int>(Int(h, n.climb_cell));
+    f.climb_height = static_cast<int>(Int(h, n.climb_height));
+    if (f.climb_cell >= static_cast<int>(g_.terrain.size())) return false;
     if (!Ints(Get(h, n.ammo), f.ammo, spec.n_weapons) ||
         !Ints(Get(h, n.reloads), f.reloads, spec.n_weapons) ||
         !Ints(Get(h, n.upload_progress), f.upload_progress, spec.n_hacks) ||
@@ -320,12 +340,12 @@ void BindKampf(nb::module_& m) {
   nb::class_<Kampf>(m, "Kampf",
                     "A compiled game description and one combat's state (src/kampf.hpp); "
                     "cwenv/engine/offers_core.py builds it once per Game.")
-      .def(nb::init<nb::object, int, int, const nb::bytes&,
+      .def(nb::init<nb::object, int, int, const nb::bytes&, const std::vector<int>&,
                     const std::vector<SpecRow>&, const OptionsRow&, const std::vector<int>&,
                     const std::vector<std::tuple<int, int>>&, const nb::list&, nb::object,
                     const nb::list&, nb::object>(),
            nb::arg("lines"), nb::arg("width"), nb::arg("height"),
-           nb::arg("terrain"), nb::arg("specs"), nb::arg("options"), nb::arg("maneuvers"),
+           nb::arg("terrain"), nb::arg("elevation"), nb::arg("specs"), nb::arg("options"), nb::arg("maneuvers"),
            nb::arg("shakeable"), nb::arg("spec_objects"), nb::arg("action"), nb::arg("kinds"),
            nb::arg("heal"))
       .def("load", &Kampf::Import, nb::arg("combat"), nb::arg("turn").none(),
@@ -334,10 +354,11 @@ void BindKampf(nb::module_& m) {
       .def("handlung_actions", &Kampf::HandlungActions, nb::arg("combat"), nb::arg("fighter"),
            "offers.py handlung_actions natively; None when the combat is not this game's.")
       .def("turn_moves", &Kampf::TurnMoves, nb::arg("combat"), nb::arg("fighter"),
-           nb::arg("moves"), nb::arg("budget"), nb::arg("parity"), nb::arg("geometry"),
-           nb::arg("hard"),
+           nb::arg("moves"), nb::arg("slow_cost"), nb::arg("budget"), nb::arg("parity"),
+           nb::arg("geometry"), nb::arg("hard"), nb::arg("handlungen"),
            "turn.py turn_actions' movement natively: (routes, MOVE actions, difficult routes or "
-           "None, SCHWIERIG actions); None when the combat is not this game's.")
+           "None, SCHWIERIG actions with the partial climbs, the Handlungen or None); None "
+           "when the combat is not this game's.")
       .def_prop_ro("state_bytes", &Kampf::state_bytes,
                    "Bytes of the combat state last loaded (event log and frames excluded).");
 }

@@ -102,6 +102,7 @@ struct Options {
   bool angeschlagen_shake_below_half;  // Z01
   bool prone_movement_none;  // X40
   bool benommen_reactions_kept;  // X24: a benommen fighter keeps its reactions
+  bool climb_over_actions;  // X40: a high ledge is climbed over several actions
 };
 
 // The size limits of tables/maneuvers.py, one per limit function there (K01-K05).
@@ -118,6 +119,7 @@ struct GameDesc {
   int width = 0;
   int height = 0;
   std::vector<Terrain> terrain;
+  std::vector<int> elevation;  // metres, per cell
   std::vector<Spec> specs;  // one per roster entry (fighter index)
   Options options{};
   std::vector<ManeuverLimit> maneuvers;  // per Maneuver, in enum order
@@ -149,6 +151,7 @@ struct Fighter {
   std::array<Item, kMaxItems> items;
   int backpack;  // len(backpack)
   std::uint64_t helpers;  // bit set over the allies who announced help (P08)
+  int climb_cell, climb_height;  // the ledge being climbed and the metres done (B03, X40)
 
   bool Has(int condition) const { return conditions >> condition & 1; }
   bool standing() const { return !(dead || down || fled); }
@@ -189,6 +192,13 @@ struct MoveInputs {
   std::vector<Guard> guards;
 };
 void MoveInputsOf(const GameDesc& g, const State& s, int fi, MoveInputs& out);
+
+// climbing.py climb_actions (B03, H07, X40): SCHWIERIG choices for the partial climbs
+// from the fighter's cell, on the steps of ``moves`` (its MoveProfile's, whose
+// ``slow_cost`` is given) with ``move_left`` metres; ``hard`` is the turn's difficult
+// search, whose destinations are offered whole.
+void ClimbActions(const GameDesc& g, const State& s, const Moves& moves, int slow_cost, int fi,
+                  int move_left, const Routes& hard, std::vector<Act>& out);
 
 // offers.py handlung_actions: the Handlungen open to fighter ``fi`` now, in its order.
 void HandlungActions(const GameDesc& g, const Lines& lines, const State& s, int fi,

@@ -110,6 +110,10 @@ class Moves {
 
   int size() const { return width_ * height_; }
   Routes Search(const Query& q) const;
+  // Cell c's steps, in steps.py's order (climbing.py climb_actions reads its climbs).
+  std::span<const Edge> EdgesOf(int c) const {
+    return {edges_.data() + offsets_[c], edges_.data() + offsets_[c + 1]};
+  }
 
  private:
   int Provocations(const Query& q, int a, int b) const;

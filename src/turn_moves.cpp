@@ -3,6 +3,7 @@
 // fighter.py melee_reach. The search itself is paths.cpp's; tests/test_native_legality.py
 // checks that both engines' inputs give the same routes.
 #include <algorithm>
+#include <cstdlib>
 
 #include "faults.hpp"
 #include "kampf.hpp"
@@ -48,6 +49,26 @@ void MoveInputsOf(const GameDesc& g, const State& s, int fi, MoveInputs& out) {
     // Test-only fault (faults.hpp): every guard reaches one metre further.
     if (reach > 0 && g_fault == Fault::kGuardReach) ++reach;
     if (reach > 0) out.guards.push_back({o.pos % g.width, o.pos / g.width, reach});
+  }
+}
+
+void ClimbActions(const GameDesc& g, const State& s, const Moves& moves, int slow_cost, int fi,
+                  int move_left, const Routes& hard, std::vector<Act>& out) {
+  if (!g.options.climb_over_actions || move_left < 1) return;
+  const Fighter& f = s.fighters[fi];
+  const std::vector<int>& dests = hard.dests();
+  auto offered = [&](int c) { return std::binary_search(dests.begin(), dests.end(), c); };
+  for (const Edge& e : moves.EdgesOf(f.pos)) {
+    const int ledge = e.to;
+    if (e.kind != StepKind::kClimb || offered(ledge)) continue;
+    // climb_step: a free climbable ledge next to the fighter, a climb that is partial.
+    if (s.occupant[ledge] >= 0) continue;
+    const int height = std::abs(g.elevation[ledge] - g.elevation[f.pos]);  // X62: or down
+    const int done = f.climb_cell == ledge ? f.climb_height : 0;
+    const int remaining = height - done;
+    const int gained = std::min(remaining, std::max(1, move_left / slow_cost));
+    if (!done && gained == remaining) continue;  // climbed whole now: not partial
+    out.push_back({Kind::kSchwierig, fi, -1, ledge, -1});
   }
 }
 

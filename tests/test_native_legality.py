@@ -24,6 +24,7 @@ from cwenv.battlemap.paths import Reach
 from cwenv.battlemap.steps import has_difficult_terrain
 from cwenv.engine import offers, offers_core
 from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.climbing import climb_actions
 from cwenv.engine.state import Combat
 from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE
 from cwenv.engine.tables.maneuvers import MANEUVERS
@@ -35,9 +36,11 @@ from cwenv.native.differential import engine_as
 GAMES = 60
 """Games 0-59 of the mixed pool: every source at least once, all 11 rule variants."""
 STEPS = 250
+CLIMB = "partial climb"
+"""Counted among the kinds seen: a SCHWIERIG choice of climbing.py's climb_actions."""
 
 
-def _compare(index: int) -> tuple[int, Counter[ActionKind]]:
+def _compare(index: int) -> tuple[int, Counter[ActionKind | str]]:
     """Plays game ``index`` of the mixed pool under the native engine; at every TURN
     decision asserts the core's Handlungen are the reference's. Returns the decisions
     compared and the kinds of Handlung seen."""
@@ -45,7 +48,7 @@ def _compare(index: int) -> tuple[int, Counter[ActionKind]]:
     game = case.game("native")
     c = game.new_combat(case.seed)
     rng = random.Random(case.seed)
-    seen: Counter[ActionKind] = Counter()
+    seen: Counter[ActionKind | str] = Counter()
     compared = 0
     for step in range(STEPS):
         if c.outcome is not None:
@@ -71,7 +74,7 @@ def _routes(reach: Reach) -> list[object]:
     return [reach.route(cell) for cell in reach.dests]
 
 
-def _compare_moves(c: Combat, fighter: int, where: str) -> list[ActionKind]:
+def _compare_moves(c: Combat, fighter: int, where: str) -> list[ActionKind | str]:
     """The core's movement choices and searches against turn.py's move_search (whose
     search is the native one, tests/test_native_paths.py; what differs is the inputs)."""
     f = c.fighters[fighter]
@@ -80,8 +83,9 @@ def _compare_moves(c: Combat, fighter: int, where: str) -> list[ActionKind]:
     if budget <= 0:
         return []
     difficult = turn.handlungen > 0 and has_difficult_terrain(c.bm, c.options.hurdles)
-    native = offers_core.native_turn_moves(c, f, budget, turn.parity, difficult)
+    native = offers_core.native_turn_moves(c, f, budget, turn.parity, difficult, True)
     assert native is not None, where
+    assert native[4] == offers.reference_handlung_actions(c, f), f"{where}: Handlungen"
     search = move_search(c, f)
     free = search.reach(budget)
     assert native[1] == move_actions(fighter, free.dests), f"{where}: MOVE"
@@ -90,14 +94,16 @@ def _compare_moves(c: Combat, fighter: int, where: str) -> list[ActionKind]:
         assert native[2] is None and native[3] == [], where
         return [ActionKind.MOVE] if free.dests else []
     hard = search.reach(budget, difficult=True)
+    climbs = climb_actions(c, f, budget, set(hard.dests), hard)
     assert native[2] is not None, where
-    assert native[3] == schwierig_actions(fighter, hard.dests), f"{where}: SCHWIERIG"
+    assert native[3] == schwierig_actions(fighter, hard.dests) + climbs, f"{where}: SCHWIERIG"
     assert _routes(native[2]) == _routes(hard), f"{where}: difficult routes"
-    return [ActionKind.MOVE] * bool(free.dests) + [ActionKind.SCHWIERIG] * bool(hard.dests)
+    kinds = [ActionKind.MOVE] * bool(free.dests) + [ActionKind.SCHWIERIG] * bool(hard.dests)
+    return kinds + [CLIMB] * len(climbs)
 
 
-def _games(count: int) -> tuple[int, Counter[ActionKind]]:
-    total, seen = 0, Counter[ActionKind]()
+def _games(count: int) -> tuple[int, Counter[ActionKind | str]]:
+    total, seen = 0, Counter[ActionKind | str]()
     with engine_as("native"):
         for i in range(count):
             compared, kinds = _compare(i)
@@ -132,6 +138,7 @@ def test_every_turn_decision_lists_the_reference_handlungen() -> None:
         ActionKind.RUCKSACK, ActionKind.CYBERWARE, ActionKind.MOVE, ActionKind.SCHWIERIG,
     }  # fmt: skip
     assert wanted <= set(seen), sorted(k.name for k in wanted - set(seen))
+    assert seen[CLIMB] >= 20, seen[CLIMB]  # 32 partial climbs at the time of writing
 
 
 def test_a_planted_difference_is_caught(fault: None) -> None:

@@ -92,6 +92,7 @@ def _options_row(o: RuleOptions) -> tuple[Any, ...]:
         o.angeschlagen_shake_below_half,
         o.prone_movement is ProneMovement.NONE,
         o.benommen_reactions is BenommenReactions.KEPT,
+        o.climb_over_actions,
     )
 
 
@@ -125,6 +126,7 @@ def compile_game(core: ModuleType, game: Game) -> Kampf:
         bm.width,
         bm.height,
         bytes(bm.terrain),
+        list(bm.elevation),
         [_spec_row(spec) for spec in game.roster],
         _options_row(game.options),
         limits,
@@ -144,7 +146,8 @@ class Compiled:
 
     def __init__(self, kampf: Kampf) -> None:
         self.kampf = kampf
-        self.moves: dict[tuple[int, bool], Moves] = {}  # per (fighter, eingeschränkt)
+        # per (fighter, eingeschränkt): the step table and the MoveProfile's slow_cost
+        self.moves: dict[tuple[int, bool], tuple[Moves, int]] = {}
 
 
 _KAMPF: dict[int, tuple[weakref.ref[Game], ModuleType, Compiled | None]] = {}
@@ -181,16 +184,18 @@ def native_handlung_actions(core: ModuleType, c: Combat, f: FighterState) -> lis
     return compiled.kampf.handlung_actions(c, f.idx)
 
 
-TurnMoves = tuple[Reach, list[Action], Reach | None, list[Action]]
-"""The free search and its MOVE actions; the difficult search (or None) and its SCHWIERIG."""
+TurnMoves = tuple[Reach, list[Action], Reach | None, list[Action], list[Action] | None]
+"""The free search and its MOVE actions; the difficult search (or None) and its SCHWIERIG
+actions, the partial climbs last; the Handlungen (None unless asked for)."""
 
 
 def native_turn_moves(
-    c: Combat, f: FighterState, budget: int, parity: int, hard: bool
+    c: Combat, f: FighterState, budget: int, parity: int, hard: bool, handlungen: bool
 ) -> TurnMoves | None:
-    """turn.py turn_actions' movement in the core (B01, H07, R04, X43, X49): the searches
-    from ``f``'s cell with move_search's inputs, and their actions in cell order; None under
-    the reference engine or where the core cannot take the combat."""
+    """turn.py turn_actions' movement in the core (B01, B03, H07, R04, X40, X43, X49): the
+    searches from ``f``'s cell with move_search's inputs, their actions in cell order and
+    climbing.py's climb_actions, and with ``handlungen`` offers.py's handlung_actions from
+    the same import; None under the reference engine or where the core cannot take it."""
     core = los._core
     if core is None:
         return None
@@ -198,21 +203,24 @@ def native_turn_moves(
     if compiled is None:
         return None
     eingeschraenkt = bool(f.conditions >> Condition.EINGESCHRAENKT & 1)
-    moves = compiled.moves.get((f.idx, eingeschraenkt))
-    if moves is None:  # movement.py move_profile, a pure function of these (cached)
+    table = compiled.moves.get((f.idx, eingeschraenkt))
+    if table is None:  # movement.py move_profile, a pure function of these (cached)
         bm = c.bm
         profile = profile_for(c.options, f.spec.movement, eingeschraenkt)
         found = bm.edge_cache.get((core.Moves, profile))
         moves = found if isinstance(found, core.Moves) else native_moves(core, bm, profile)
-        compiled.moves[f.idx, eingeschraenkt] = moves
+        table = compiled.moves[f.idx, eingeschraenkt] = (moves, profile.slow_cost)
     geometry = GEOMETRIES[c.options.blockade_geometry]
-    answer = compiled.kampf.turn_moves(c, f.idx, moves, budget, parity, geometry, hard)
+    answer = compiled.kampf.turn_moves(
+        c, f.idx, table[0], table[1], budget, parity, geometry, hard, handlungen
+    )
     if answer is None:
         return None
-    free, free_acts, difficult, hard_acts = answer
+    free, free_acts, difficult, hard_acts, listed = answer
     return (
         NativeReach(f.pos, free, False),
         free_acts,
         None if difficult is None else NativeReach(f.pos, difficult, True),
         hard_acts,
+        listed,
     )

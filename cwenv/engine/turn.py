@@ -210,26 +210,28 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
         acts.append(Action(ActionKind.END_TURN, fighter))
         return acts
     move_left = turn.move_left(c, f)
+    listed = None  # the Handlungen, where the core listed them with the movement
     if move_left > 0:
         difficult = turn.handlungen > 0 and has_difficult_terrain(c.bm, c.options.hurdles)
         # The native core searches with the same inputs and builds the same actions.
-        native = native_turn_moves(c, f, move_left, turn.parity, difficult)
+        native = native_turn_moves(c, f, move_left, turn.parity, difficult, turn.handlungen > 0)
         if native is not None:
-            turn.routes, moves, found, hard_moves = native
+            turn.routes, moves, found, hard_moves, listed = native
         else:
             search = move_search(c, f)
             turn.routes = search.reach(move_left)
             moves = move_actions(fighter, turn.routes.dests)
             found = search.reach(move_left, difficult=True) if difficult else None
             hard_moves = [] if found is None else schwierig_actions(fighter, found.dests)
+            if found is not None:
+                hard_moves += climb_actions(c, f, move_left, set(found.dests), found)
         acts.extend(moves)
         if found is not None:
-            hard = turn.hard_routes = found
+            turn.hard_routes = found
             acts.extend(hard_moves)
-            acts.extend(climb_actions(c, f, move_left, set(hard.dests), hard))
     committed = False
     if turn.handlungen > 0:
-        handlungen = handlung_actions(c, f)
+        handlungen = handlung_actions(c, f) if listed is None else listed
         acts.extend(handlungen)
         # X40 alternative: whoever moved must take the Handlung the movement belongs to.
         committed = (
