@@ -73,25 +73,24 @@ class Kampf:
         options: tuple[Any, ...],
         maneuvers: list[int],
         shakeable: list[tuple[int, int]],
+        turn_rules: tuple[int, int, int, bool],
         spec_objects: list[Any],
         action: type,
         kinds: list[Any],
         heal: object,
+        fire: str,
     ) -> None: ...
     def load(self, combat: Combat, turn: TurnFrame | None) -> bool: ...
     def handlung_actions(self, combat: Combat, fighter: int) -> list[Action] | None: ...
-    def turn_moves(
+    def turn_actions(
         self,
         combat: Combat,
+        turn: TurnFrame,
         fighter: int,
         moves: Moves,
         slow_cost: int,
-        budget: int,
-        parity: int,
         geometry: int,
-        hard: bool,
-        handlungen: bool,
-    ) -> tuple[Routes, list[Action], Routes | None, list[Action], list[Action] | None] | None: ...
+    ) -> tuple[list[Action], Routes | None, Routes | None] | None: ...
     @property
     def state_bytes(self) -> int: ...
 

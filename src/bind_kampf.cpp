@@ -28,7 +28,8 @@ struct Names {
   nb::object fighters, occupant, opaque, solid, spec, pos, side, lp, conditions, dead, down,
       fled, disarmed, extra_action_used, drawn, dropped, jammed, aim_target, aim_stacks, mumm,
       ammo, reloads, upload_progress, cyber_uses, items, backpack, helpers, kind, condition,
-      handlungen, grants, sprint_bonus, moved, parity, benommen, climb_cell, climb_height;
+      handlungen, grants, sprint_bonus, moved, parity, benommen, climb_cell, climb_height,
+      mumm_max, zehrend;
 };
 
 const Names& N() {
@@ -41,7 +42,7 @@ const Names& N() {
                      s("upload_progress"), s("cyber_uses"), s("items"), s("backpack"),
                      s("helpers"), s("kind"), s("condition"), s("handlungen"), s("grants"),
                      s("sprint_bonus"), s("moved"), s("parity"), s("benommen"),
-                     s("climb_cell"), s("climb_height")};
+                     s("climb_cell"), s("climb_height"), s("mumm_max"), s("zehrend")};
   }();
   return *names;
 }
@@ -84,8 +85,9 @@ using WeaponRow = std::tuple<bool, int, std::vector<std::tuple<int, int>>, int, 
 using HackRow = std::tuple<int, int, int>;
 using SpecRow = std::tuple<int, int, bool, int, int, std::vector<WeaponRow>, std::vector<HackRow>,
                            std::vector<bool>>;
-using OptionsRow =
-    std::tuple<bool, int, bool, bool, bool, bool, int, bool, bool, bool, bool, bool, bool>;
+using OptionsRow = std::tuple<bool, int, bool, bool, bool, bool, int, bool, bool, bool, bool,
+                              bool, bool, bool, bool, bool, int>;
+using TurnRow = std::tuple<int, int, std::uint32_t, bool>;
 
 Spec MakeSpec(const SpecRow& row) {
   const auto& [lp, size, humanoid, movement, carried, weapons, hacks, cyber] = row;
@@ -118,8 +120,10 @@ class Kampf {
   Kampf(nb::object lines, int width, int height, const nb::bytes& terrain,
         const std::vector<int>& elevation, const std::vector<SpecRow>& specs, const OptionsRow& options,
         const std::vector<int>& maneuvers, const std::vector<std::tuple<int, int>>& shakeable,
-        const nb::list& spec_objects, nb::object action, const nb::list& kinds, nb::object heal)
-      : lines_owner_(std::move(lines)), action_(std::move(action)), heal_(std::move(heal)) {
+        const TurnRow& turn_rules, const nb::list& spec_objects, nb::object action,
+        const nb::list& kinds, nb::object heal, nb::object fire)
+      : lines_owner_(std::move(lines)), action_(std::move(action)), heal_(std::move(heal)),
+        fire_(std::move(fire)) {
     if (!nb::isinstance<cwenv::Lines>(lines_owner_))
       throw std::invalid_argument("lines must be the map's _core.Lines");
     lines_ = nb::inst_ptr<cwenv::Lines>(lines_owner_);
@@ -134,8 +138,12 @@ class Kampf {
     const auto* t = static_cast<const std::uint8_t*>(terrain.data());
     for (std::size_t i = 0; i < terrain.size(); ++i) g_.terrain.push_back(static_cast<cwenv::Terrain>(t[i]));
     for (const SpecRow& row : specs) g_.specs.push_back(MakeSpec(row));
-    const auto& [ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk, coa] = options;
-    g_.options = {ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk, coa};
+    const auto& [ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk, coa, nm, mv, mwf,
+                 zs] = options;
+    if (zs < 0 || zs > 2) throw std::invalid_argument("unknown zehrend_mumm_shake");
+    g_.options = {ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk, coa, nm, mv, mwf, zs};
+    const auto& [shake_cost, extra_cost, shakeable_bits, difficult] = turn_rules;
+    g_.turn = {shake_cost, extra_cost, shakeable_bits, difficult};
     for (int m : maneuvers) {
       if (m < 0 || m > 2) throw std::invalid_argument("unknown manoeuvre limit");
       g_.maneuvers.push_back(static_cast<ManeuverLimit>(m));
@@ -200,55 +208,26 @@ class Kampf {
     return out;
   }
 
-  // turn.py turn_actions' movement: the free search (and with ``hard`` the difficult
-  // one and the partial climbs) from the fighter's cell on ``moves`` with the inputs of
-  // move_search, their MOVE and SCHWIERIG actions, and with ``handlungen`` the Handlungen
-  // (one import for all); None when Import refused.
-  nb::object TurnMoves(nb::handle combat, int fighter, const cwenv::Moves& moves,
-                       int slow_cost, int budget, int parity, int geometry, bool hard,
-                       bool handlungen) {
-    if (!Import(combat, nb::none())) return nb::none();
+  // turn.py turn_actions natively: (the legal TURN choices, the free search or None, the
+  // difficult search or None); None when Import refused. ``moves`` and ``slow_cost``: the
+  // fighter's step table now (offers_core.py picks it).
+  nb::object TurnActions(nb::handle combat, nb::handle turn, int fighter,
+                         const cwenv::Moves& moves, int slow_cost, int geometry) {
+    if (turn.is_none()) throw std::invalid_argument("turn_actions needs the turn frame");
+    if (!Import(combat, turn)) return nb::none();
     if (fighter < 0 || fighter >= static_cast<int>(specs_.size()))
       throw std::out_of_range("no fighter " + std::to_string(fighter));
     if (moves.size() != lines_->size()) throw std::invalid_argument("the moves are not the map's");
-    if (budget < 0 || geometry < 0 || geometry > 2 || slow_cost < 1)
-      throw std::invalid_argument("a negative budget, slow cost or unknown blockade geometry");
-    MoveInputsOf(g_, s_, fighter, inputs_);
-    const int start = s_.fighters[fighter].pos;
-    nb::object listed = nb::none();
-    if (handlungen) {
-      cwenv::kampf::HandlungActions(g_, *lines_, s_, fighter, acts_);
-      nb::list out;
-      for (const Act& a : acts_) out.append(ActionOf(a));
-      listed = out;
-    }
-    auto search = [&](bool difficult, Kind kind) {
-      const cwenv::Query q{
-          .blocked = inputs_.blocked,
-          .start = start,
-          .budget = budget,
-          .occupied = inputs_.occupied,
-          .passable = inputs_.passable,
-          .guards = inputs_.guards,
-          .geometry = static_cast<cwenv::Geometry>(geometry),
-          .threat = true,
-          .difficult = difficult,
-          .parity = parity,
-      };
-      cwenv::Routes routes = moves.Search(q);
-      nb::list acts;
-      for (int cell : routes.dests()) acts.append(ActionOf({kind, fighter, -1, cell, -1}));
-      if (difficult) {
-        acts_.clear();
-        ClimbActions(g_, s_, moves, slow_cost, fighter, budget, routes, acts_);
-        for (const Act& a : acts_) acts.append(ActionOf(a));
-      }
-      return std::make_pair(nb::cast(std::move(routes)), acts);
+    if (geometry < 0 || geometry > 2 || slow_cost < 1)
+      throw std::invalid_argument("a slow cost below 1 or an unknown blockade geometry");
+    cwenv::kampf::TurnActions(g_, *lines_, s_, moves, slow_cost, geometry, fighter, inputs_,
+                              answer_);
+    nb::list acts;
+    for (const Act& a : answer_.acts) acts.append(ActionOf(a));
+    auto routes = [](std::optional<cwenv::Routes>& r) {
+      return r ? nb::cast(std::move(*r)) : nb::none();
     };
-    auto [free, free_acts] = search(false, Kind::kMove);
-    if (!hard) return nb::make_tuple(free, free_acts, nb::none(), nb::list(), listed);
-    auto [difficult, hard_acts] = search(true, Kind::kSchwierig);
-    return nb::make_tuple(free, free_acts, difficult, hard_acts, listed);
+    return nb::make_tuple(acts, routes(answer_.free), routes(answer_.hard));
   }
 
   std::size_t state_bytes() const {
@@ -280,6 +259,16 @@ class Kampf {
     f.mumm = static_cast<int>(Int(h, n.mumm));
     f.climb_cell = static_cast<int>(Int(h, n.climb_cell));
     f.climb_height = static_cast<int>(Int(h, n.climb_height));
+    f.mumm_max = static_cast<int>(Int(h, n.mumm_max));
+    const nb::object zehrend = Get(h, n.zehrend);
+    if (!PyTuple_Check(zehrend.ptr())) return false;
+    f.n_zehrend = static_cast<int>(PyTuple_GET_SIZE(zehrend.ptr()));
+    f.zehrend_fire = 0;
+    for (int k = 0; k < std::min(f.n_zehrend, kZehrendSlots); ++k) {
+      const int fire = PyObject_RichCompareBool(PyTuple_GET_ITEM(zehrend.ptr(), k), fire_.ptr(), Py_EQ);
+      if (fire < 0) throw nb::python_error();
+      if (fire) f.zehrend_fire |= 1u << k;
+    }
     if (f.climb_cell >= static_cast<int>(g_.terrain.size())) return false;
     if (!Ints(Get(h, n.ammo), f.ammo, spec.n_weapons) ||
         !Ints(Get(h, n.reloads), f.reloads, spec.n_weapons) ||
@@ -325,11 +314,12 @@ class Kampf {
 
   nb::object lines_owner_;  // the map's _core.Lines, kept alive
   const cwenv::Lines* lines_;
-  nb::object action_, heal_;
+  nb::object action_, heal_, fire_;
   std::vector<nb::object> specs_, kinds_;
   GameDesc g_;
   State s_;
   MoveInputs inputs_;
+  TurnAnswer answer_;
   std::vector<Act> acts_;
   std::unordered_map<std::uint64_t, nb::object> cache_;
 };
@@ -342,23 +332,21 @@ void BindKampf(nb::module_& m) {
                     "cwenv/engine/offers_core.py builds it once per Game.")
       .def(nb::init<nb::object, int, int, const nb::bytes&, const std::vector<int>&,
                     const std::vector<SpecRow>&, const OptionsRow&, const std::vector<int>&,
-                    const std::vector<std::tuple<int, int>>&, const nb::list&, nb::object,
-                    const nb::list&, nb::object>(),
+                    const std::vector<std::tuple<int, int>>&, const TurnRow&, const nb::list&,
+                    nb::object, const nb::list&, nb::object, nb::object>(),
            nb::arg("lines"), nb::arg("width"), nb::arg("height"),
            nb::arg("terrain"), nb::arg("elevation"), nb::arg("specs"), nb::arg("options"), nb::arg("maneuvers"),
-           nb::arg("shakeable"), nb::arg("spec_objects"), nb::arg("action"), nb::arg("kinds"),
-           nb::arg("heal"))
+           nb::arg("shakeable"), nb::arg("turn_rules"), nb::arg("spec_objects"),
+           nb::arg("action"), nb::arg("kinds"), nb::arg("heal"), nb::arg("fire"))
       .def("load", &Kampf::Import, nb::arg("combat"), nb::arg("turn").none(),
            "Fill the state from a Python Combat (and its TurnFrame); False when the combat "
            "is not this game's.")
       .def("handlung_actions", &Kampf::HandlungActions, nb::arg("combat"), nb::arg("fighter"),
            "offers.py handlung_actions natively; None when the combat is not this game's.")
-      .def("turn_moves", &Kampf::TurnMoves, nb::arg("combat"), nb::arg("fighter"),
-           nb::arg("moves"), nb::arg("slow_cost"), nb::arg("budget"), nb::arg("parity"),
-           nb::arg("geometry"), nb::arg("hard"), nb::arg("handlungen"),
-           "turn.py turn_actions' movement natively: (routes, MOVE actions, difficult routes or "
-           "None, SCHWIERIG actions with the partial climbs, the Handlungen or None); None "
-           "when the combat is not this game's.")
+      .def("turn_actions", &Kampf::TurnActions, nb::arg("combat"), nb::arg("turn"),
+           nb::arg("fighter"), nb::arg("moves"), nb::arg("slow_cost"), nb::arg("geometry"),
+           "turn.py turn_actions natively: (actions, free Routes or None, difficult Routes or "
+           "None); None when the combat is not this game's.")
       .def_prop_ro("state_bytes", &Kampf::state_bytes,
                    "Bytes of the combat state last loaded (event log and frames excluded).");
 }

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "los.hpp"
@@ -42,9 +43,11 @@ enum Side : int { kRunner = 0, kGegner = 1, kNeutral = 2 };
 // cwenv.engine.actions.ActionKind values of the turn's choices (B01, H01-H12, K01-K05, P08,
 // D09).
 enum class Kind : std::uint8_t {
-  kMove = 1, kAttack = 2, kManeuver = 3, kZielen = 4, kSprint = 5, kAufstehen = 6, kUpload = 7,
-  kHack = 8, kDoor = 9, kDraw = 10, kPickUp = 11, kUseItem = 12, kReload = 13,
-  kRucksack = 14, kSchwierig = 15, kCyberware = 16, kShake = 17, kStabilise = 18, kHelfen = 19, kFreeWeapon = 20,
+  kEndTurn = 0, kMove = 1, kAttack = 2, kManeuver = 3, kZielen = 4, kSprint = 5,
+  kAufstehen = 6, kUpload = 7, kHack = 8, kDoor = 9, kDraw = 10, kPickUp = 11, kUseItem = 12,
+  kReload = 13, kRucksack = 14, kSchwierig = 15, kCyberware = 16, kShake = 17,
+  kStabilise = 18, kHelfen = 19, kFreeWeapon = 20, kMummProbe = 21, kMummExtraAction = 22,
+  kMummShake = 23,
 };
 
 struct Band {
@@ -103,6 +106,20 @@ struct Options {
   bool prone_movement_none;  // X40
   bool benommen_reactions_kept;  // X24: a benommen fighter keeps its reactions
   bool climb_over_actions;  // X40: a high ledge is climbed over several actions
+  bool nsc_mumm;  // M11, X11: NSCs spend Mumm
+  bool mumm_verbrennen;  // X10: entmutigt burns maximum Mumm
+  bool move_with_forfeited_handlung;  // X40
+  int zehrend_shake;  // X55 zehrend_mumm_shake: 0 reapplied, 1 refused_in_zone, 2 never
+};
+
+// What TURN legality reads beyond the options: the Mumm costs (M07, M08), which
+// conditions Mumm may end (tables/conditions.py mumm_shake), whether the map has
+// difficult terrain for the game's X48 reading (steps.py has_difficult_terrain).
+struct TurnRules {
+  int shake_cost = 2;
+  int extra_action_cost = 2;
+  std::uint32_t mumm_shakeable = 0;  // bit set over Condition
+  bool difficult_terrain = false;
 };
 
 // The size limits of tables/maneuvers.py, one per limit function there (K01-K05).
@@ -122,6 +139,7 @@ struct GameDesc {
   std::vector<int> elevation;  // metres, per cell
   std::vector<Spec> specs;  // one per roster entry (fighter index)
   Options options{};
+  TurnRules turn;
   std::vector<ManeuverLimit> maneuvers;  // per Maneuver, in enum order
   std::vector<Shakeable> shakeable;
 
@@ -152,6 +170,9 @@ struct Fighter {
   int backpack;  // len(backpack)
   std::uint64_t helpers;  // bit set over the allies who announced help (P08)
   int climb_cell, climb_height;  // the ledge being climbed and the metres done (B03, X40)
+  int mumm_max;
+  int n_zehrend;  // len(zehrend), all of them
+  std::uint32_t zehrend_fire;  // bit set over the first ZEHREND_SLOTS: the kind is fire (D03)
 
   bool Has(int condition) const { return conditions >> condition & 1; }
   bool standing() const { return !(dead || down || fled); }
@@ -199,6 +220,19 @@ void MoveInputsOf(const GameDesc& g, const State& s, int fi, MoveInputs& out);
 // search, whose destinations are offered whole.
 void ClimbActions(const GameDesc& g, const State& s, const Moves& moves, int slow_cost, int fi,
                   int move_left, const Routes& hard, std::vector<Act>& out);
+
+inline constexpr int kZehrendArg = 8;    // actions.py ZEHREND_ARG
+inline constexpr int kZehrendSlots = 8;  // actions.py ZEHREND_SLOTS
+
+// One TURN decision's legality (turn.py turn_actions, H00-H12, B01-B06, M07, M08, Z02):
+// the choices in its order, and the searches its MOVE and SCHWIERIG choices came from
+// (none when not searched). ``moves`` and ``slow_cost``: the fighter's step table now.
+struct TurnAnswer {
+  std::vector<Act> acts;
+  std::optional<Routes> free, hard;
+};
+void TurnActions(const GameDesc& g, const Lines& lines, const State& s, const Moves& moves,
+                 int slow_cost, int geometry, int fi, MoveInputs& scratch, TurnAnswer& out);
 
 // offers.py handlung_actions: the Handlungen open to fighter ``fi`` now, in its order.
 void HandlungActions(const GameDesc& g, const Lines& lines, const State& s, int fi,

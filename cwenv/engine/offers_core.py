@@ -1,7 +1,7 @@
 """The native TURN legality's Python side (docs/native.md "The Kampfrunde state"): a Game
 compiled once into the core's description (``_core.Kampf``, src/kampf.hpp), and the calls
-that hand it a combat: the Handlungen (offers.py) and the turn's movement choices with
-their searches (turn.py).
+that hand it a combat: the Handlungen (offers.py) and a whole TURN decision's choices
+with the searches they came from (turn.py).
 
 The compiled description carries what legality reads of every stat block, the rule
 options, and the data of two rule tables: the Kampfmanöver's size limits
@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from cwenv.battlemap import los
 from cwenv.battlemap.los import _native_lines
-from cwenv.battlemap.paths import NativeReach, Reach
+from cwenv.battlemap.paths import NO_REACH, NativeReach
 from cwenv.battlemap.paths_core import GEOMETRIES, native_moves
+from cwenv.battlemap.steps import has_difficult_terrain
 from cwenv.engine.actions import Action, ActionKind
-from cwenv.engine.movement import profile_for
+from cwenv.engine.movement import FIRE_ZEHREND, profile_for
 from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE, _angeschlagen_shake_limit
 from cwenv.engine.tables.maneuvers import (
     MANEUVERS,
@@ -33,14 +34,20 @@ from cwenv.engine.tables.maneuvers import (
     up_to_own_size,
 )
 from cwenv.model.specs import FighterSpec, ItemKind
-from cwenv.model.types import Condition, Maneuver, WeaponKind
-from cwenv.rules.readings import BenommenReactions, LivingCoverStacking, ProneMovement
+from cwenv.model.types import Condition, Maneuver, MummSpend, WeaponKind
+from cwenv.rules.readings import (
+    BenommenReactions,
+    LivingCoverStacking,
+    ProneMovement,
+    ZehrendShake,
+)
 
 if TYPE_CHECKING:
     from cwenv._core import Kampf, Moves
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.game import Game
     from cwenv.engine.state import Combat
+    from cwenv.engine.turn import TurnFrame
     from cwenv.rules.options import RuleOptions
 
 MANEUVER_LIMITS: dict[object, int] = {
@@ -93,6 +100,30 @@ def _options_row(o: RuleOptions) -> tuple[Any, ...]:
         o.prone_movement is ProneMovement.NONE,
         o.benommen_reactions is BenommenReactions.KEPT,
         o.climb_over_actions,
+        o.nsc_mumm,
+        o.mumm_verbrennen,
+        o.move_with_forfeited_handlung,
+        ZEHREND_SHAKES[o.zehrend_mumm_shake],
+    )
+
+
+ZEHREND_SHAKES = {
+    ZehrendShake.REAPPLIED: 0,
+    ZehrendShake.REFUSED_IN_ZONE: 1,
+    ZehrendShake.NEVER: 2,
+}
+"""X55's readings as the core numbers them (src/kampf.hpp Options.zehrend_shake)."""
+
+
+def _turn_row(game: Game) -> tuple[int, int, int, bool]:
+    """M08's and M07's costs, the conditions Mumm may end (the mumm_shake of each
+    CONDITIONS entry, a bit set) and whether the map has difficult terrain (X48)."""
+    shakeable = sum(1 << cond for cond, rule in CONDITIONS.items() if rule.mumm_shake)
+    return (
+        MummSpend.ZUSTAND_ABSCHUETTELN.cost,
+        MummSpend.ZUSAETZLICHE_AKTION.cost,
+        shakeable,
+        has_difficult_terrain(game.battlemap, game.options.hurdles),
     )
 
 
@@ -131,10 +162,12 @@ def compile_game(core: ModuleType, game: Game) -> Kampf:
         _options_row(game.options),
         limits,
         shakes,
+        _turn_row(game),
         list(game.roster),
         Action,
         list(ActionKind),
         ItemKind.HEAL,
+        FIRE_ZEHREND,
     )
     return kampf
 
@@ -184,18 +217,10 @@ def native_handlung_actions(core: ModuleType, c: Combat, f: FighterState) -> lis
     return compiled.kampf.handlung_actions(c, f.idx)
 
 
-TurnMoves = tuple[Reach, list[Action], Reach | None, list[Action], list[Action] | None]
-"""The free search and its MOVE actions; the difficult search (or None) and its SCHWIERIG
-actions, the partial climbs last; the Handlungen (None unless asked for)."""
-
-
-def native_turn_moves(
-    c: Combat, f: FighterState, budget: int, parity: int, hard: bool, handlungen: bool
-) -> TurnMoves | None:
-    """turn.py turn_actions' movement in the core (B01, B03, H07, R04, X40, X43, X49): the
-    searches from ``f``'s cell with move_search's inputs, their actions in cell order and
-    climbing.py's climb_actions, and with ``handlungen`` offers.py's handlung_actions from
-    the same import; None under the reference engine or where the core cannot take it."""
+def native_turn_actions(c: Combat, f: FighterState, turn: TurnFrame) -> list[Action] | None:
+    """turn.py turn_actions in the core (H00-H12, B01-B06, M07, M08, Z02): the legal
+    choices, the searches kept on ``turn`` (``routes``, ``hard_routes``) as the reference
+    keeps them; None under the reference engine or where the core cannot take the combat."""
     core = los._core
     if core is None:
         return None
@@ -211,16 +236,10 @@ def native_turn_moves(
         moves = found if isinstance(found, core.Moves) else native_moves(core, bm, profile)
         table = compiled.moves[f.idx, eingeschraenkt] = (moves, profile.slow_cost)
     geometry = GEOMETRIES[c.options.blockade_geometry]
-    answer = compiled.kampf.turn_moves(
-        c, f.idx, table[0], table[1], budget, parity, geometry, hard, handlungen
-    )
+    answer = compiled.kampf.turn_actions(c, turn, f.idx, table[0], table[1], geometry)
     if answer is None:
         return None
-    free, free_acts, difficult, hard_acts, listed = answer
-    return (
-        NativeReach(f.pos, free, False),
-        free_acts,
-        None if difficult is None else NativeReach(f.pos, difficult, True),
-        hard_acts,
-        listed,
-    )
+    acts, free, hard = answer
+    turn.routes = NO_REACH if free is None else NativeReach(f.pos, free, False)
+    turn.hard_routes = NO_REACH if hard is None else NativeReach(f.pos, hard, True)
+    return acts

@@ -38,7 +38,7 @@ from cwenv.engine.movement import (
     threat_of,
 )
 from cwenv.engine.offers import handlung_actions, maneuver_allowed
-from cwenv.engine.offers_core import native_turn_moves
+from cwenv.engine.offers_core import native_turn_actions
 from cwenv.engine.payloads import TurnPrompt
 from cwenv.engine.tables.handlungen import HANDLUNGEN
 from cwenv.model.types import Condition, Maneuver, MummSpend
@@ -194,7 +194,19 @@ def planned_climb(c: Combat, fighter: int, ledge: int) -> ClimbStep | None:
 
 def turn_actions(c: Combat, fighter: int) -> list[Action]:
     """Every legal TURN choice of ``fighter`` (H00–H12, B01–B06, M07, M08, Z02); the
-    movement searches they come from are kept on the turn's frame."""
+    movement searches they come from are kept on the turn's frame. The native core answers
+    where it is built and takes the game (src/turn.cpp), the same list in the same order
+    and the same searches (tests/test_native_legality.py); else the reference below."""
+    f = c.fighters[fighter]
+    turn = turn_of(c, fighter)
+    acts = native_turn_actions(c, f, turn)
+    if acts is not None:
+        return acts
+    return reference_turn_actions(c, fighter)
+
+
+def reference_turn_actions(c: Combat, fighter: int) -> list[Action]:
+    """turn_actions in Python: the readable statement of TURN legality."""
     f = c.fighters[fighter]
     turn = turn_of(c, fighter)
     acts: list[Action] = []
@@ -210,28 +222,17 @@ def turn_actions(c: Combat, fighter: int) -> list[Action]:
         acts.append(Action(ActionKind.END_TURN, fighter))
         return acts
     move_left = turn.move_left(c, f)
-    listed = None  # the Handlungen, where the core listed them with the movement
     if move_left > 0:
-        difficult = turn.handlungen > 0 and has_difficult_terrain(c.bm, c.options.hurdles)
-        # The native core searches with the same inputs and builds the same actions.
-        native = native_turn_moves(c, f, move_left, turn.parity, difficult, turn.handlungen > 0)
-        if native is not None:
-            turn.routes, moves, found, hard_moves, listed = native
-        else:
-            search = move_search(c, f)
-            turn.routes = search.reach(move_left)
-            moves = move_actions(fighter, turn.routes.dests)
-            found = search.reach(move_left, difficult=True) if difficult else None
-            hard_moves = [] if found is None else schwierig_actions(fighter, found.dests)
-            if found is not None:
-                hard_moves += climb_actions(c, f, move_left, set(found.dests), found)
-        acts.extend(moves)
-        if found is not None:
-            turn.hard_routes = found
-            acts.extend(hard_moves)
+        search = move_search(c, f)
+        turn.routes = search.reach(move_left)
+        acts.extend(move_actions(fighter, turn.routes.dests))
+        if turn.handlungen > 0 and has_difficult_terrain(c.bm, c.options.hurdles):
+            hard = turn.hard_routes = search.reach(move_left, difficult=True)
+            acts.extend(schwierig_actions(fighter, hard.dests))
+            acts.extend(climb_actions(c, f, move_left, set(hard.dests), hard))
     committed = False
     if turn.handlungen > 0:
-        handlungen = handlung_actions(c, f) if listed is None else listed
+        handlungen = handlung_actions(c, f)
         acts.extend(handlungen)
         # X40 alternative: whoever moved must take the Handlung the movement belongs to.
         committed = (
