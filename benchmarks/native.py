@@ -15,6 +15,8 @@ Both engines are measured in the same process, interleaved round by round (CPU t
 * ``legality``: ``handlung_actions`` (the Handlungen open to a fighter, offers.py) at the
   TURN decisions of real greedy feuergefecht combats, per call (natively: the combat's
   state imported into the core, the list computed, the Actions handed back);
+* ``turn``: ``turn_actions`` (the whole TURN list with its movement searches, turn.py) at
+  the same decisions, per call;
 * ``combat``: whole greedy-vs-greedy feuergefecht combats, each seed under both engines
   in turn; their event logs must be identical, or the benchmark fails;
 * ``doctrine``: the same with the Taktiker doctrine on both sides.
@@ -50,6 +52,7 @@ FIGURES = {
     "los_cold": "lines/s",
     "paths": "searches/s",
     "legality": "calls/s",
+    "turn": "calls/s",
     "combat": "combats/s",
     "doctrine": "combats/s",
 }
@@ -113,10 +116,12 @@ def _asked_searches(game: Game, combats: int) -> list[tuple[MoveSearch, int]]:
     return out
 
 
-def _legality_work(game: Game, combats: int) -> Callable[[], int]:
-    """handlung_actions at every TURN decision of real greedy combats (each a clone)."""
+def _legality_work(game: Game, combats: int, whole: bool = False) -> Callable[[], int]:
+    """handlung_actions (``whole``: turn_actions) at every TURN decision of real greedy
+    combats (each a clone)."""
     from cwenv.engine.actions import DecisionKind
     from cwenv.engine.offers import handlung_actions
+    from cwenv.engine.turn import turn_actions
 
     asked = [
         (c.clone(), c.decision.fighter)
@@ -126,7 +131,10 @@ def _legality_work(game: Game, combats: int) -> Callable[[], int]:
 
     def work() -> int:
         for c, fighter in asked:
-            handlung_actions(c, c.fighters[fighter])
+            if whole:
+                turn_actions(c, fighter)
+            else:
+                handlung_actions(c, c.fighters[fighter])
         return len(asked)
 
     work()  # the game compiled for the core, as in a long run
@@ -245,6 +253,7 @@ def measure(seconds: float, repeats: int, combats: int) -> dict[str, dict[str, l
                 out["los_cold"][engine] += rate(_cold_work(bm, distinct), seconds, 1)
                 out["paths"][engine] += rate(_paths_work(game, searches), seconds, 1)
                 out["legality"][engine] += rate(_legality_work(game, 2), seconds, 1)
+                out["turn"][engine] += rate(_legality_work(game, 2, whole=True), seconds, 1)
             seeds = range(1 + round_ * combats, 1 + (round_ + 1) * combats)
             for engine, value in _combats(game, seeds, digests).items():
                 out["combat"][engine].append(value)

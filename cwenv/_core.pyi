@@ -95,8 +95,8 @@ class Kampf:
     def state_bytes(self) -> int: ...
 
 # Test only (src/faults.hpp, tests/test_native_faults.py): plant one deviation from the
-# reference ("provocation_tie", "cover_level", "melee_reach_edge" or "guard_reach"), and
-# take it back.
+# reference ("provocation_tie", "cover_level", "melee_reach_edge", "guard_reach" or
+# "extra_action_twice"), and take it back.
 def _fault(name: str) -> None: ...
 def _faults_off() -> None: ...
 

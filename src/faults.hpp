@@ -12,6 +12,7 @@ enum class Fault {
   kCoverLevel,      // Lines::TerrainCover reports three-quarter cover as half
   kMeleeReachEdge,  // kampf::Weapon::InRange refuses a melee strike at exactly its reach
   kGuardReach,      // kampf::MoveInputsOf: every Blockade guard reaches one metre further
+  kExtraActionTwice,  // kampf::TurnActions offers M07 again after it was taken this round
 };
 
 inline Fault g_fault = Fault::kNone;

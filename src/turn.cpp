@@ -4,6 +4,7 @@
 // the same list, order included, and the same searches at every TURN decision.
 #include <algorithm>
 
+#include "faults.hpp"
 #include "kampf.hpp"
 
 namespace cwenv::kampf {
@@ -59,7 +60,9 @@ void TurnActions(const GameDesc& g, const Lines& lines, const State& s, const Mo
   out.hard.reset();
   MummShakes(g, f, fi, acts);
   // M07: once per round, for its Mumm.
-  const bool extra_open = !f.extra_action_used && MummOk(g.options, f, g.turn.extra_action_cost);
+  // Test-only fault (faults.hpp): M07 offered again after it was taken this round.
+  const bool used = f.extra_action_used && g_fault != Fault::kExtraActionTwice;
+  const bool extra_open = !used && MummOk(g.options, f, g.turn.extra_action_cost);
   if (t.benommen) {  // Z02: the Handlung is the Mumm-Probe; after it, M07 or the end
     if (t.handlungen > 0) {
       acts.push_back({Kind::kMummProbe, fi, -1, -1, -1});

@@ -20,6 +20,7 @@ def test_quick_native_benchmark_reports_both_engines(capsys: pytest.CaptureFixtu
         "los_cold",
         "paths",
         "legality",
+        "turn",
         "combat",
         "doctrine",
     ]

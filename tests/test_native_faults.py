@@ -28,7 +28,7 @@ def fault() -> Iterator[Callable[[str], None]]:
 
 
 def test_an_unknown_fault_is_refused() -> None:
-    choices = "provocation_tie, cover_level, melee_reach_edge or guard_reach"
+    choices = "provocation_tie, cover_level, melee_reach_edge, guard_reach or extra_action_twice"
     with pytest.raises(ValueError, match=f"unknown fault x; choose {choices}"):
         _core._fault("x")
 

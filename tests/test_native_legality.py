@@ -115,6 +115,13 @@ def guard_fault() -> Iterator[None]:
     _core._faults_off()
 
 
+@pytest.fixture
+def extra_fault() -> Iterator[None]:
+    _core._fault("extra_action_twice")  # M07 offered again after it was taken this round
+    yield
+    _core._faults_off()
+
+
 def test_every_turn_decision_lists_the_reference_handlungen() -> None:
     compared, seen = _games(GAMES)
     assert compared > 10_000, compared  # 11,444 at the time of writing
@@ -158,6 +165,12 @@ def test_a_planted_difference_in_the_movement_inputs_is_caught(guard_fault: None
     with pytest.raises(AssertionError, match=r"step \d+: routes") as failure:
         _games(GAMES)
     assert "provocations=" in str(failure.value), failure.value
+
+
+def test_a_planted_difference_in_the_turn_tail_is_caught(extra_fault: None) -> None:
+    with pytest.raises(AssertionError, match=r"turn_actions \[") as failure:
+        _games(GAMES)
+    assert "MUMM_EXTRA_ACTION" in str(failure.value), failure.value
 
 
 def test_the_differential_test_catches_the_planted_difference(fault: None) -> None:
