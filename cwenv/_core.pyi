@@ -1,5 +1,5 @@
 # Types of the native core (src/bind.cpp, docs/native.md), for mypy and editors.
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cwenv.engine.actions import Action
@@ -117,3 +117,53 @@ class Pcg32:
     def d10(self) -> int: ...
     def d10s(self, n: int) -> npt.NDArray[np.int8]: ...
     def clone(self) -> Pcg32: ...
+
+class Encoder2:
+    """Encoding 2's encoder natively (src/encode2.hpp) for one game;
+    cwenv/envs/encode_core.py builds it beside the game's Kampf."""
+
+    def __init__(
+        self,
+        kampf: Kampf,
+        scale_map: float,
+        max_weapons: int,
+        n_conditions: int,
+        n_decisions: int,
+        round_limit: int,
+        handlung_kinds: list[int],
+        exit_distance: list[float],
+        has_exits: bool,
+        doors: list[int],
+        lp_max: list[float],
+        other_static: list[tuple[float, float, float, float, float]],
+        weapons: list[list[tuple[bool, float, float, float, float]]],
+    ) -> None: ...
+    def entities(
+        self,
+        combat: Combat,
+        decider: int,
+        rows: list[int],
+        n_allies: int,
+        legal: Sequence[Action],
+        decision: tuple[int, bool, int, int, int, int],
+        k: int,
+        terrain: npt.NDArray[np.float32],
+        ents: npt.NDArray[np.float32],
+        emask: npt.NDArray[np.float32],
+        glob: npt.NDArray[np.float32],
+        cmap: npt.NDArray[np.float32],
+    ) -> bool: ...
+    def standpoints(
+        self,
+        combat: Combat,
+        decider: int,
+        rows: list[int],
+        stand: npt.NDArray[np.int64],
+        vs: npt.NDArray[np.float32],
+        feats: npt.NDArray[np.float32],
+        col0: int,
+    ) -> bool: ...
+
+# Test only (tests/test_native_encoder.py): plant a deviation in the native encoder
+# ("threat_edge", "vs_distance"), or take it back ("off").
+def _encode2_fault(name: str) -> None: ...

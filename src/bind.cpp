@@ -25,6 +25,7 @@ namespace nb = nanobind;
 
 void BindStream(nb::module_& m);  // bind_stream.cpp
 void BindKampf(nb::module_& m);   // bind_kampf.cpp
+void BindEncode2(nb::module_& m);  // bind_encode2.cpp
 using cwenv::Lines;
 using cwenv::Moves;
 using cwenv::Routes;
@@ -258,6 +259,7 @@ NB_MODULE(_core, m) {
 
   BindStream(m);
   BindKampf(m);
+  BindEncode2(m);
 
   m.def("supercover", &SupercoverSteps, nb::arg("width"), nb::arg("a"), nb::arg("b"),
         "The steps of the line from ``a`` to ``b`` (los.py's SightLine.steps).");

@@ -230,6 +230,8 @@ class Kampf {
     return nb::make_tuple(acts, routes(answer_.free), routes(answer_.hard));
   }
 
+  KampfView view() const { return {&g_, lines_, &s_}; }
+
   std::size_t state_bytes() const {
     return sizeof(State) + s_.fighters.size() * sizeof(Fighter) +
            s_.occupant.size() * sizeof(std::int16_t) + s_.opaque.size() + s_.solid.size();
@@ -325,6 +327,16 @@ class Kampf {
 };
 
 }  // namespace
+
+// For the native encoder (bind_encode2.cpp): ``combat`` loaded into ``kampf``, and what it
+// holds then; false when the combat is not its game's.
+bool LoadKampf(nb::handle kampf, nb::handle combat, KampfView& out) {
+  if (!nb::isinstance<Kampf>(kampf)) throw nb::type_error("kampf must be a _core.Kampf");
+  Kampf* k = nb::inst_ptr<Kampf>(kampf);
+  if (!k->Import(combat, nb::none())) return false;
+  out = k->view();
+  return true;
+}
 
 void BindKampf(nb::module_& m) {
   nb::class_<Kampf>(m, "Kampf",

@@ -201,6 +201,13 @@ struct Act {
   int actor, target, cell, arg;
 };
 
+// What a _core.Kampf holds after an Import (bind_kampf.cpp LoadKampf; the native encoder).
+struct KampfView {
+  const GameDesc* g;
+  const Lines* lines;
+  const State* s;
+};
+
 // A fighter's weapon can strike (fighter.py weapon_usable).
 bool WeaponUsable(const Spec& spec, const Fighter& f, int wi);
 
@@ -233,6 +240,10 @@ struct TurnAnswer {
 };
 void TurnActions(const GameDesc& g, const Lines& lines, const State& s, const Moves& moves,
                  int slow_cost, int geometry, int fi, MoveInputs& scratch, TurnAnswer& out);
+
+// cover.py cover_against(c, attacker, target, ranged=True).level (C01-C04, R06, X23, X25):
+// the cover the target has against a direct ranged attack (the native encoder's covers).
+Cover RangedCover(const GameDesc& g, const Lines& lines, const State& s, int attacker, int target);
 
 // offers.py handlung_actions: the Handlungen open to fighter ``fi`` now, in its order.
 void HandlungActions(const GameDesc& g, const Lines& lines, const State& s, int fi,

@@ -52,6 +52,7 @@ class Pass {
   }
 
   void Run(std::vector<Act>& out);
+  friend Cover kampf::RangedCover(const GameDesc&, const Lines&, const State&, int, int);
 
  private:
   std::span<const std::uint8_t> Opaque() const { return s_.opaque; }
@@ -292,6 +293,10 @@ void HandlungActions(const GameDesc& g, const Lines& lines, const State& s, int 
                      std::vector<Act>& out) {
   out.clear();
   Pass(g, lines, s, fi).Run(out);
+}
+
+Cover RangedCover(const GameDesc& g, const Lines& lines, const State& s, int attacker, int target) {
+  return Pass(g, lines, s, attacker).CoverLevel(s.fighters[target], false);
 }
 
 }  // namespace cwenv::kampf

@@ -28,7 +28,8 @@ from cwenv.engine.actions import ARG_OF, HANDLUNG_KINDS, Action, ActionKind, Arg
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.preview import mean_damage_per_qs, preview_attack
 from cwenv.engine.state import Combat
-from cwenv.envs.entities import MAX_ENTITIES
+from cwenv.envs.encode_core import NativeEncoder
+from cwenv.envs.entities import MAX_ENTITIES, N_DECISIONS
 from cwenv.envs.errors import EncodingError
 from cwenv.envs.tables import F32, SCALE_MAP, GameTables
 from cwenv.model.types import Side, WeaponKind
@@ -90,6 +91,7 @@ class CandidateEncoder:
         self._exit = np.asarray(tables.exit_distance, dtype=np.float64) / SCALE_MAP
         self._elevation: tuple[object, np.ndarray] = (None, np.zeros(0, dtype=np.int64))
         self._prices: dict[tuple[int, bool], int] = {}  # (kind, pays Mumm) -> price
+        self.native = NativeEncoder(tables, N_DECISIONS)
 
     def _cover_levels(self, c: Combat, src: int, cells: np.ndarray) -> np.ndarray:
         """The terrain cover (C01, C02; FULL where sight is blocked) at each of ``cells``
@@ -145,11 +147,12 @@ class CandidateEncoder:
         aimed = targets >= 0
         target[:n][aimed] = row_of[targets[aimed]]
         stand = np.where(_CELL_MOVE[kinds], cells, me.pos)
-        spots, which = np.unique(stand, return_inverse=True)
-        spot_vs, summary = self._standpoints(c, spots, [c.fighters[j] for j in rows], me)
-        vs[:n] = spot_vs[which]
         v = feats[:n]
-        v[:, _C["dest_cover_min/3"] : _C["dest_exit_distance/63"]] = summary[which]
+        if not self.native.standpoints(c, decider, rows, stand, vs, feats, _C["dest_cover_min/3"]):
+            spots, which = np.unique(stand, return_inverse=True)
+            spot_vs, summary = self._standpoints(c, spots, [c.fighters[j] for j in rows], me)
+            vs[:n] = spot_vs[which]
+            v[:, _C["dest_cover_min/3"] : _C["dest_exit_distance/63"]] = summary[which]
         self._what(c, me, legal, v, kinds, targets, cells, args, mumms, stand)
         np.clip(v, self._low[:n], self._high[:n], out=v)
         return feats, kind, target, vs, mask

@@ -23,6 +23,7 @@ from cwenv.engine.fighter import FighterState
 from cwenv.engine.payloads import AttackPrompt
 from cwenv.engine.state import Combat
 from cwenv.envs.capacity import MAX_FIGHTERS, MAX_WEAPONS
+from cwenv.envs.encode_core import NativeEncoder
 from cwenv.envs.features import Padded, feature_names
 from cwenv.envs.layout import ActionLayout, Slots
 from cwenv.envs.observe import Observer, _context_fighter, _sight_and_cover
@@ -66,6 +67,7 @@ _GL = {n: k for k, n in enumerate(GLOBAL_FEATURES)}
 _COND0 = _E["condition_0"]
 _NCOND = _E["zehrend/3"] - _COND0
 _DEC0 = _GL["decision_0"]
+N_DECISIONS = _GL["decision_none"] - _DEC0
 _STATIC = ("off_map", "wall", "cover_half", "cover_three_quarter", "water", "climb", "fire", "exit")
 _M = {n: k for k, n in enumerate(MAP_CHANNELS)}
 _MOVING = [_M[n] for n in ("door_closed", "door_open", "ally", "enemy", "neutral", "fallen")]
@@ -113,9 +115,28 @@ class EntityEncoder:
         self._elevation = np.pad(tables.elevation, pad)
         self._terrain_blocks: dict[int, F32] = {}  # the decider's cell -> its static blocks
         self._bits: dict[int, tuple[int, ...]] = {}
+        self.native = NativeEncoder(tables, N_DECISIONS)
 
     def encode(self, c: Combat, decider: int, legal: Sequence[Action]) -> tuple[F32, F32, F32, F32]:
-        """(entities, entity_mask, global, map) for ``decider``, who decides ``legal``."""
+        """(entities, entity_mask, global, map) for ``decider``, who decides ``legal``: the
+        core's under the native engine, else :meth:`encode_reference`'s (the same bytes)."""
+        me = c.fighters[decider]
+        out = (
+            np.zeros((MAX_ENTITIES, len(ENTITY_FEATURES)), dtype=np.float32),
+            np.zeros(MAX_ENTITIES, dtype=np.float32),
+            np.zeros(len(GLOBAL_FEATURES), dtype=np.float32),
+            np.zeros((len(MAP_CHANNELS), COARSE_SIDE, COARSE_SIDE), dtype=np.float32),
+        )
+        rows = entity_rows(self.slots, decider)
+        allies = len(self.slots.allies[decider])
+        if self.native.entities(c, decider, rows, allies, legal, self.k, self._terrain(c, me), out):
+            return out
+        return self.encode_reference(c, decider, legal)
+
+    def encode_reference(
+        self, c: Combat, decider: int, legal: Sequence[Action]
+    ) -> tuple[F32, F32, F32, F32]:
+        """The Python encoder: the statement of the encoding the core follows."""
         me = c.fighters[decider]
         rows = entity_rows(self.slots, decider)
         cache = self._obs1._cover_cache(c)
@@ -220,9 +241,7 @@ class EntityEncoder:
         t = self.t
         side = COARSE_BLOCK * COARSE_SIDE
         x0, y0 = t.xs[me.pos] - COARSE_RADIUS, t.ys[me.pos] - COARSE_RADIUS
-        terrain = self._terrain_blocks.get(me.pos)
-        if terrain is None:
-            terrain = self._terrain_blocks[me.pos] = self._blocks(self._cells(c, me))
+        terrain = self._terrain(c, me)
         # Doors and fighters count whole cells (1, or 3 a fighter), so their block sums are
         # exact in any order: add them per block, then divide as the mean does.
         moved = np.zeros((len(MAP_CHANNELS), COARSE_SIDE, COARSE_SIDE), dtype=np.float32)
@@ -248,6 +267,13 @@ class EntityEncoder:
         out[_MOVING] = moved[_MOVING] / np.float32(COARSE_BLOCK * COARSE_BLOCK)
         np.clip(out, _MLOW, _MHIGH, out=out)
         return out
+
+    def _terrain(self, c: Combat, me: FighterState) -> F32:
+        """The static blocks of the map around ``me`` (terrain and height), cached per cell."""
+        terrain = self._terrain_blocks.get(me.pos)
+        if terrain is None:
+            terrain = self._terrain_blocks[me.pos] = self._blocks(self._cells(c, me))
+        return terrain
 
     def _cells(self, c: Combat, me: FighterState) -> F32:
         """The 27 × 27 cells around ``me`` in the map channels that never change: terrain

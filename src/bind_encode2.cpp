@@ -1,0 +1,215 @@
+// The Python face of the native encoder (encode2.hpp): _core.Encoder2, one game's tables
+// beside its _core.Kampf, writing encoding 2's arrays straight into numpy buffers.
+// Only conversions live here; the encoding is in encode2.cpp and standpoints2.cpp.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "encode2.hpp"
+
+namespace nb = nanobind;
+using namespace cwenv::encode2;
+
+bool LoadKampf(nb::handle kampf, nb::handle combat, cwenv::kampf::KampfView& out);  // bind_kampf.cpp
+
+namespace {
+
+using F32 = nb::ndarray<float, nb::c_contig, nb::device::cpu>;
+using CF32 = nb::ndarray<const float, nb::c_contig, nb::device::cpu>;
+using I64 = nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using WeaponTuple = std::tuple<bool, double, double, double, double>;
+using DecisionTuple = std::tuple<int, bool, int, int, int, int>;
+
+long long Int(PyObject* o) {
+  const long long v = PyLong_AsLongLong(o);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
+nb::object Attr(nb::handle o, const nb::object& name) {
+  PyObject* v = PyObject_GetAttr(o.ptr(), name.ptr());
+  if (!v) throw nb::python_error();
+  return nb::steal(v);
+}
+
+std::span<float> Span(F32& a, std::size_t size, const char* what) {
+  if (a.size() != size) throw std::invalid_argument(std::string(what) + ": wrong shape");
+  return {a.data(), size};
+}
+
+class Encoder2 {
+ public:
+  Encoder2(nb::object kampf, double scale_map, int max_weapons, int n_conditions,
+           int n_decisions, int round_limit, const std::vector<int>& handlung_kinds,
+           std::vector<double> exit_distance, bool has_exits,
+           std::vector<int> doors, std::vector<double> lp_max,
+           const std::vector<std::array<double, 5>>& other_static,
+           const std::vector<std::vector<WeaponTuple>>& weapons)
+      : kampf_(std::move(kampf)) {
+    t_.scale_map = scale_map, t_.max_weapons = max_weapons, t_.n_conditions = n_conditions;
+    t_.n_decisions = n_decisions, t_.round_limit = round_limit;
+    for (int kind : handlung_kinds) {
+      if (kind < 0 || kind >= 64) throw std::invalid_argument("an action kind beyond 63");
+      t_.handlung_kinds |= std::uint64_t{1} << kind;
+    }
+    t_.exit_distance = std::move(exit_distance);
+    t_.has_exits = has_exits, t_.doors = std::move(doors), t_.lp_max = std::move(lp_max);
+    t_.other_static = other_static;
+    if (weapons.size() != t_.lp_max.size() || other_static.size() != t_.lp_max.size())
+      throw std::invalid_argument("one weapon table and stat row per fighter");
+    for (const auto& rows : weapons) {
+      auto& out = t_.weapons.emplace_back();
+      for (const auto& [melee, reach, damage, range30, damage20] : rows)
+        out.push_back({melee, reach, damage, range30, damage20});
+    }
+    auto s = [](const char* n) { return nb::steal(PyUnicode_InternFromString(n)); };
+    fighters_ = s("fighters"), reactions_ = s("reactions"), zehrend_ = s("zehrend");
+    mumm_max_ = s("mumm_max");
+  }
+
+  // entities.py EntityEncoder.encode natively, into the four arrays; False (nothing
+  // written) when the combat is not the Kampf's game.
+  bool Entities(nb::handle combat, int decider, const std::vector<int>& rows, int n_allies,
+                nb::handle legal, const DecisionTuple& decision, int k, CF32 terrain, F32 ents,
+                F32 emask, F32 glob, F32 cmap) {
+    cwenv::kampf::KampfView kv{};
+    if (!LoadKampf(kampf_, combat, kv)) return false;
+    const int n = static_cast<int>(kv.s->fighters.size());
+    if (decider < 0 || decider >= n || rows.empty() || rows[0] != decider ||
+        static_cast<int>(rows.size()) > static_cast<int>(ents.shape(0)) || n_allies < 0 ||
+        n_allies >= static_cast<int>(rows.size()) || ents.ndim() != 2 ||
+        static_cast<int>(t_.lp_max.size()) != n)
+      throw std::invalid_argument("rows, decider or entity shape do not fit the combat");
+    for (int j : rows)
+      if (j < 0 || j >= n) throw std::out_of_range("no fighter " + std::to_string(j));
+    const std::size_t width = ents.shape(1);
+    if (width != static_cast<std::size_t>(14 + t_.n_conditions + 29))
+      throw std::invalid_argument("entities: not encoding 2's entity features");
+    ReadExtras(combat, n);
+    ReadLegal(legal);
+    const auto& [kind, has_total, total, context, turn_fighter, round] = decision;
+    const Decision d{kind, has_total, total, context, turn_fighter, round};
+    memo_.Refresh(*kv.s);
+    const View v{*kv.g, *kv.lines, *kv.s, t_, extra_, memo_};
+    std::span<float> e = Span(ents, ents.size(), "entities");
+    std::fill(e.begin(), e.end(), 0.0f);
+    std::span<float> mask = Span(emask, ents.shape(0), "entity_mask");
+    std::fill(mask.begin(), mask.end(), 0.0f);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      EntityRow(v, d, decider, rows[r], e.subspan(r * width, width));
+      mask[r] = 1.0f;
+    }
+    GlobalRow(v, d, decider, rows, n_allies, acts_, k,
+              Span(glob, static_cast<std::size_t>(t_.n_decisions + 21), "global"));
+    if (terrain.size() != cmap.size()) throw std::invalid_argument("map: wrong shape");
+    MapRows(v, decider, {terrain.data(), terrain.size()}, Span(cmap, cmap.size(), "map"));
+    return true;
+  }
+
+  // candidates.py CandidateEncoder._standpoints natively for the standpoints ``stand`` of
+  // the legal actions: their vs rows and the summary columns from ``col0``; False (nothing
+  // written) when the combat is not the Kampf's game.
+  bool Standpoints(nb::handle combat, int decider, const std::vector<int>& rows, I64 stand,
+                   F32 vs, F32 feats, int col0) {
+    cwenv::kampf::KampfView kv{};
+    if (!LoadKampf(kampf_, combat, kv)) return false;
+    const int n = static_cast<int>(kv.s->fighters.size());
+    if (decider < 0 || decider >= n || rows.empty() || rows[0] != decider || vs.ndim() != 3 ||
+        feats.ndim() != 2 || vs.shape(0) != feats.shape(0) || stand.shape(0) > vs.shape(0) ||
+        rows.size() > vs.shape(1) || vs.shape(2) != 2 || col0 < 0 ||
+        static_cast<std::size_t>(col0) + 7 > feats.shape(1))
+      throw std::invalid_argument("rows, decider or candidate shapes do not fit");
+    const std::size_t cells = kv.s->opaque.size();
+    for (std::size_t i = 0; i < stand.shape(0); ++i)
+      if (stand(i) < 0 || static_cast<std::size_t>(stand(i)) >= cells)
+        throw std::out_of_range("a standpoint off the map");
+    for (int j : rows)
+      if (j < 0 || j >= n) throw std::out_of_range("no fighter " + std::to_string(j));
+    covers_.Refresh(*kv.s);
+    const View v{*kv.g, *kv.lines, *kv.s, t_, extra_, memo_};
+    cwenv::encode2::Standpoints(v, decider, rows, {stand.data(), stand.shape(0)}, covers_,
+                                static_cast<int>(vs.shape(1)), {vs.data(), vs.size()},
+                                static_cast<int>(feats.shape(1)), col0,
+                                {feats.data(), feats.size()});
+    return true;
+  }
+
+ private:
+  void ReadExtras(nb::handle combat, int n) {
+    const nb::object fighters = Attr(combat, fighters_);
+    extra_.resize(n);
+    for (int i = 0; i < n; ++i) {
+      nb::handle f = PyList_GET_ITEM(fighters.ptr(), i);
+      const Py_ssize_t zehrend = PyObject_Length(Attr(f, zehrend_).ptr());
+      if (zehrend < 0) throw nb::python_error();
+      extra_[i] = {static_cast<int>(Int(Attr(f, reactions_).ptr())), static_cast<int>(zehrend),
+                   static_cast<int>(Int(Attr(f, mumm_max_).ptr()))};
+    }
+  }
+
+  void ReadLegal(nb::handle legal) {
+    acts_.clear();
+    for (nb::handle a : legal) {
+      PyObject* t = a.ptr();
+      if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 6)
+        throw std::invalid_argument("a legal action that is no Action");
+      int x[6];
+      for (int i = 0; i < 6; ++i) x[i] = static_cast<int>(Int(PyTuple_GET_ITEM(t, i)));
+      acts_.push_back({x[0], x[1], x[2], x[3], x[4], x[5]});
+    }
+  }
+
+  nb::object kampf_;
+  Tables t_;
+  std::vector<Extra> extra_;
+  std::vector<ActRow> acts_;
+  SightMemo memo_;
+  CoverCache covers_;
+  nb::object fighters_, reactions_, zehrend_, mumm_max_;
+};
+
+}  // namespace
+
+void BindEncode2(nb::module_& m) {
+  nb::class_<Encoder2>(m, "Encoder2",
+                       "Encoding 2's encoder natively (src/encode2.hpp) for one game; "
+                       "cwenv/envs/encode_core.py builds it beside the game's Kampf.")
+      .def(nb::init<nb::object, double, int, int, int, int, const std::vector<int>&,
+                    std::vector<double>, bool, std::vector<int>,
+                    std::vector<double>, const std::vector<std::array<double, 5>>&,
+                    const std::vector<std::vector<WeaponTuple>>&>(),
+           nb::arg("kampf"), nb::arg("scale_map"), nb::arg("max_weapons"),
+           nb::arg("n_conditions"), nb::arg("n_decisions"), nb::arg("round_limit"),
+           nb::arg("handlung_kinds"), nb::arg("exit_distance"),
+           nb::arg("has_exits"), nb::arg("doors"), nb::arg("lp_max"), nb::arg("other_static"),
+           nb::arg("weapons"))
+      .def("entities", &Encoder2::Entities, nb::arg("combat"), nb::arg("decider"),
+           nb::arg("rows"), nb::arg("n_allies"), nb::arg("legal"), nb::arg("decision"),
+           nb::arg("k"), nb::arg("terrain"), nb::arg("ents"), nb::arg("emask"), nb::arg("glob"),
+           nb::arg("cmap"),
+           "entities.py EntityEncoder.encode into the arrays; False when the combat is not "
+           "the game's (nothing written).")
+      .def("standpoints", &Encoder2::Standpoints, nb::arg("combat"), nb::arg("decider"),
+           nb::arg("rows"), nb::arg("stand"), nb::arg("vs"), nb::arg("feats"), nb::arg("col0"),
+           "candidates.py CandidateEncoder._standpoints into vs and the summary columns; "
+           "False when the combat is not the game's (nothing written).");
+  m.def(
+      "_encode2_fault",
+      [](const std::string& name) {
+        if (name == "threat_edge") g_encode_fault = EncodeFault::kThreatEdge;
+        else if (name == "vs_distance") g_encode_fault = EncodeFault::kVsDistance;
+        else if (name == "off") g_encode_fault = EncodeFault::kNone;
+        else throw std::invalid_argument("unknown encoder fault " + name + "; threat_edge, vs_distance or off");
+      },
+      nb::arg("name"),
+      "Test only: plant a deviation in the native encoder (threat_edge, vs_distance), or take "
+      "it back (off).");
+}

@@ -1,0 +1,116 @@
+"""The native encoder (issue #16, src/encode2.hpp, cwenv/envs/encode_core.py): at every
+decision of seeded random-play games of the differential test's mixed pool (shipped,
+generated and hand-built fights under rule variants), the core writes the same bytes as
+the Python encoder into every array it fills, for the decider and for a fighter not
+deciding (not merely equal floats: −0.0 and 0.0 differ); a difference planted in the core
+is caught; the Python engine never asks the core."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+pytest.importorskip("cwenv._core", reason="the native core is not built")
+
+from cwenv import _core
+from cwenv.envs import encode_core
+from cwenv.envs.candidates import CandidateEncoder
+from cwenv.envs.encoding2 import Session2
+from cwenv.envs.entities import entity_rows
+from cwenv.native import cases
+from cwenv.native.differential import engine_as
+
+GAMES = 24
+"""Games 0-23 of the mixed pool: shipped, generated and hand-built fights, rule variants."""
+STEPS = 120
+ENTITY_KEYS = ("entities", "entity_mask", "global", "map")
+CANDIDATE_KEYS = (
+    "candidates",
+    "candidate_kind",
+    "candidate_target",
+    "candidate_vs",
+    "candidate_mask",
+)
+
+
+def _differences(index: int) -> tuple[int, list[tuple[str, str]]]:
+    """Plays game ``index`` of the mixed pool under the native engine; at every decision
+    compares the core's arrays with the Python encoder's. Returns the views compared and
+    (key, line) per array that differs."""
+    case = cases.case_of(index, "mixed")
+    game = case.game("native")
+    session = Session2(game)
+    reference = CandidateEncoder(session.tables, session.k)
+    reference.native.enabled = False  # the Python encoder
+    c = game.new_combat(case.seed)
+    rng = random.Random(case.seed)
+    compared, found = 0, list[tuple[str, str]]()
+    for step in range(STEPS):
+        if c.outcome is not None or c.decision is None:
+            break
+        legal = c.legal_actions()
+        other = rng.randrange(len(c.fighters))
+        for viewer, offered in ((c.decision.fighter, legal), (other, [])):
+            rows = entity_rows(session.slots, viewer)
+            before = session.entities.native.answered, session.candidates.native.answered
+            native = session.entities.encode(c, viewer, offered)
+            native += session.candidates.encode(c, viewer, rows, offered)
+            after = session.entities.native.answered, session.candidates.native.answered
+            assert after == (before[0] + 1, before[1] + bool(offered)), case.label  # the core's
+            expected = session.entities.encode_reference(c, viewer, offered)
+            expected += reference.encode(c, viewer, rows, offered)
+            for key, a, b in zip(ENTITY_KEYS + CANDIDATE_KEYS, native, expected, strict=True):
+                if a.tobytes() != b.tobytes():
+                    at = np.argwhere(a != b)[:3].tolist()
+                    found.append(
+                        (key, f"game {index} ({case.label}) step {step} viewer {viewer} {key} {at}")
+                    )
+            compared += 1
+        c.apply(legal[rng.randrange(len(legal))])
+    return compared, found
+
+
+def _games(count: int) -> tuple[int, list[tuple[str, str]]]:
+    total, found = 0, list[tuple[str, str]]()
+    with engine_as("native"):
+        for i in range(count):
+            compared, diffs = _differences(i)
+            total += compared
+            found += diffs
+    return total, found
+
+
+PLANTED = {
+    "threat_edge": ("entities",),  # a threat at exactly its weapon's reach is missed
+    # a standpoint next to a fighter counted 2 m away (and so its nearest enemy)
+    "vs_distance": ("candidate_vs", "candidates"),
+}
+
+
+@pytest.fixture(params=sorted(PLANTED))
+def fault(request: pytest.FixtureRequest) -> Iterator[str]:
+    _core._encode2_fault(request.param)
+    yield request.param
+    _core._encode2_fault("off")
+
+
+def test_the_core_writes_the_python_encoders_bytes() -> None:
+    compared, found = _games(GAMES)
+    assert compared > 2_000
+    assert not found, "\n".join(line for _, line in found[:10])
+
+
+def test_a_planted_difference_is_caught(fault: str) -> None:
+    _, found = _games(GAMES)
+    assert found
+    assert {key for key, _ in found} <= set(PLANTED[fault])
+
+
+def test_the_python_engine_never_asks_the_core() -> None:
+    with engine_as("python"):
+        game = cases.case_of(0, "mixed").game("python")
+        c = game.new_combat(1)
+        assert encode_core.NativeEncoder(Session2(game).tables, 16).encoder(c) is None
