@@ -153,16 +153,20 @@ class Encoder2:
         glob: npt.NDArray[np.float32],
         cmap: npt.NDArray[np.float32],
     ) -> bool: ...
-    def standpoints(
+    def candidate_tables(
+        self, cell_move: list[int], odds: list[int], weapon_arg: list[int], prices: list[int]
+    ) -> None: ...
+    def candidates(
         self,
         combat: Combat,
         decider: int,
         rows: list[int],
-        stand: npt.NDArray[np.int64],
-        vs: npt.NDArray[np.float32],
+        legal: Sequence[Action],
         feats: npt.NDArray[np.float32],
-        col0: int,
-    ) -> bool: ...
+        kind: npt.NDArray[np.float32],
+        target: npt.NDArray[np.float32],
+        vs: npt.NDArray[np.float32],
+    ) -> list[int] | None: ...
 
 # Test only (tests/test_native_encoder.py): plant a deviation in the native encoder
 # ("threat_edge", "vs_distance"), or take it back ("off").

@@ -24,7 +24,6 @@ namespace {
 
 using F32 = nb::ndarray<float, nb::c_contig, nb::device::cpu>;
 using CF32 = nb::ndarray<const float, nb::c_contig, nb::device::cpu>;
-using I64 = nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using WeaponTuple = std::tuple<bool, double, double, double, double>;
 using DecisionTuple = std::tuple<int, bool, int, int, int, int>;
 
@@ -114,32 +113,50 @@ class Encoder2 {
     return true;
   }
 
-  // candidates.py CandidateEncoder._standpoints natively for the standpoints ``stand`` of
-  // the legal actions: their vs rows and the summary columns from ``col0``; False (nothing
-  // written) when the combat is not the Kampf's game.
-  bool Standpoints(nb::handle combat, int decider, const std::vector<int>& rows, I64 stand,
-                   F32 vs, F32 feats, int col0) {
+  // candidates.py's kind sets and Mumm prices (M01-M09), once per game.
+  void SetCandidateTables(const std::vector<int>& cell_move, const std::vector<int>& odds,
+                          const std::vector<int>& weapon_arg, std::vector<int> prices) {
+    auto bits = [](const std::vector<int>& kinds) {
+      std::uint64_t out = 0;
+      for (int kind : kinds) {
+        if (kind < 0 || kind >= 64) throw std::invalid_argument("an action kind beyond 63");
+        out |= std::uint64_t{1} << kind;
+      }
+      return out;
+    };
+    if (prices.size() != 128) throw std::invalid_argument("one price per kind and Mumm flag");
+    ct_ = {bits(cell_move), bits(odds), bits(weapon_arg), std::move(prices)};
+  }
+
+  // candidates.py CandidateEncoder.encode natively but the odds, into the arrays: the
+  // candidates whose previews Python adds, or None (nothing written) when the combat is
+  // not the Kampf's game or an action is unknown to the core.
+  nb::object Candidates(nb::handle combat, int decider, const std::vector<int>& rows,
+                        nb::handle legal, F32 feats, F32 kind, F32 target, F32 vs) {
+    if (ct_.prices.empty()) throw std::logic_error("candidate_tables first");
     cwenv::kampf::KampfView kv{};
-    if (!LoadKampf(kampf_, combat, kv)) return false;
+    if (!LoadKampf(kampf_, combat, kv)) return nb::none();
     const int n = static_cast<int>(kv.s->fighters.size());
+    ReadLegal(legal);
     if (decider < 0 || decider >= n || rows.empty() || rows[0] != decider || vs.ndim() != 3 ||
-        feats.ndim() != 2 || vs.shape(0) != feats.shape(0) || stand.shape(0) > vs.shape(0) ||
-        rows.size() > vs.shape(1) || vs.shape(2) != 2 || col0 < 0 ||
-        static_cast<std::size_t>(col0) + 7 > feats.shape(1))
+        feats.ndim() != 2 || feats.shape(1) != 38 || vs.shape(0) != feats.shape(0) ||
+        kind.size() != feats.shape(0) || target.size() != feats.shape(0) ||
+        acts_.size() > feats.shape(0) || rows.size() > vs.shape(1) || vs.shape(2) != 2)
       throw std::invalid_argument("rows, decider or candidate shapes do not fit");
-    const std::size_t cells = kv.s->opaque.size();
-    for (std::size_t i = 0; i < stand.shape(0); ++i)
-      if (stand(i) < 0 || static_cast<std::size_t>(stand(i)) >= cells)
-        throw std::out_of_range("a standpoint off the map");
     for (int j : rows)
       if (j < 0 || j >= n) throw std::out_of_range("no fighter " + std::to_string(j));
+    const std::size_t cells = kv.s->opaque.size();
+    for (const ActRow& a : acts_)
+      if (a.cell >= static_cast<int>(cells) || a.target >= n)
+        throw std::out_of_range("an action off the map or at no fighter");
     covers_.Refresh(*kv.s);
     const View v{*kv.g, *kv.lines, *kv.s, t_, extra_, memo_};
-    cwenv::encode2::Standpoints(v, decider, rows, {stand.data(), stand.shape(0)}, covers_,
-                                static_cast<int>(vs.shape(1)), {vs.data(), vs.size()},
-                                static_cast<int>(feats.shape(1)), col0,
-                                {feats.data(), feats.size()});
-    return true;
+    odds_.clear();
+    if (!CandidateRows(v, ct_, decider, rows, acts_, covers_, static_cast<int>(vs.shape(1)),
+                       {feats.data(), feats.size()}, {kind.data(), kind.size()},
+                       {target.data(), target.size()}, {vs.data(), vs.size()}, odds_))
+      return nb::none();
+    return nb::cast(odds_);
   }
 
  private:
@@ -173,6 +190,8 @@ class Encoder2 {
   std::vector<ActRow> acts_;
   SightMemo memo_;
   CoverCache covers_;
+  CandidateTables ct_;
+  std::vector<int> odds_;
   nb::object fighters_, reactions_, zehrend_, mumm_max_;
 };
 
@@ -197,10 +216,14 @@ void BindEncode2(nb::module_& m) {
            nb::arg("cmap"),
            "entities.py EntityEncoder.encode into the arrays; False when the combat is not "
            "the game's (nothing written).")
-      .def("standpoints", &Encoder2::Standpoints, nb::arg("combat"), nb::arg("decider"),
-           nb::arg("rows"), nb::arg("stand"), nb::arg("vs"), nb::arg("feats"), nb::arg("col0"),
-           "candidates.py CandidateEncoder._standpoints into vs and the summary columns; "
-           "False when the combat is not the game's (nothing written).");
+      .def("candidate_tables", &Encoder2::SetCandidateTables, nb::arg("cell_move"),
+           nb::arg("odds"), nb::arg("weapon_arg"), nb::arg("prices"),
+           "candidates.py's kind sets and the Mumm price per kind * 2 + pays Mumm (-1: unknown).")
+      .def("candidates", &Encoder2::Candidates, nb::arg("combat"), nb::arg("decider"),
+           nb::arg("rows"), nb::arg("legal"), nb::arg("feats"), nb::arg("kind"),
+           nb::arg("target"), nb::arg("vs"),
+           "candidates.py CandidateEncoder.encode but the odds, into the arrays: the indices "
+           "whose previews Python adds; None when the core cannot answer (nothing written).");
   m.def(
       "_encode2_fault",
       [](const std::string& name) {

@@ -139,4 +139,20 @@ void Standpoints(const View& v, int me, std::span<const int> rows,
                  std::span<const std::int64_t> stand, CoverCache& covers, int entities,
                  std::span<float> vs, int width, int col0, std::span<float> summary);
 
+// What candidates.py reads per action kind: its kind sets as bit sets over ActionKind
+// values, and the Mumm price of every (kind, pays Mumm) (M01-M09; -1 where unknown).
+struct CandidateTables {
+  std::uint64_t cell_move = 0, odds = 0, weapon_arg = 0;
+  std::vector<int> prices;  // kind * 2 + pays Mumm
+};
+
+// candidates.py CandidateEncoder.encode without the odds: the kind and target-row columns,
+// the standpoints and _what's columns but the previews, for ``acts`` (the legal actions,
+// at most K); ``odds`` gets the candidates whose previews Python adds. False (nothing
+// written) where an action's kind or price is unknown to the core.
+bool CandidateRows(const View& v, const CandidateTables& ct, int me, std::span<const int> rows,
+                   std::span<const ActRow> acts, CoverCache& covers, int entities,
+                   std::span<float> feats, std::span<float> kind, std::span<float> target,
+                   std::span<float> vs, std::vector<int>& odds);
+
 }  // namespace cwenv::encode2

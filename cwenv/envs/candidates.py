@@ -62,8 +62,9 @@ _HANDLUNG = np.zeros(MAX_ACTION_KINDS, dtype=bool)
 _HANDLUNG[[int(kind) for kind in HANDLUNG_KINDS]] = True
 _ODDS_KIND = np.zeros(MAX_ACTION_KINDS, dtype=bool)
 _ODDS_KIND[[int(kind) for kind in _ODDS]] = True
+_WEAPON_ARGS = frozenset(kind for kind in ActionKind if ARG_OF[kind] is ArgKind.WEAPON)
 _WEAPON_ARG = np.zeros(MAX_ACTION_KINDS, dtype=bool)
-_WEAPON_ARG[[int(kind) for kind in ActionKind if ARG_OF[kind] is ArgKind.WEAPON]] = True
+_WEAPON_ARG[[int(kind) for kind in _WEAPON_ARGS]] = True
 _NO_FOES = np.array((1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0))
 """A standpoint's summary when no enemy stands: full cover, none in sight, far away."""
 
@@ -91,7 +92,7 @@ class CandidateEncoder:
         self._exit = np.asarray(tables.exit_distance, dtype=np.float64) / SCALE_MAP
         self._elevation: tuple[object, np.ndarray] = (None, np.zeros(0, dtype=np.int64))
         self._prices: dict[tuple[int, bool], int] = {}  # (kind, pays Mumm) -> price
-        self.native = NativeEncoder(tables, N_DECISIONS)
+        self.native = NativeEncoder(tables, N_DECISIONS, (_CELL_MOVES, _ODDS, _WEAPON_ARGS))
 
     def _cover_levels(self, c: Combat, src: int, cells: np.ndarray) -> np.ndarray:
         """The terrain cover (C01, C02; FULL where sight is blocked) at each of ``cells``
@@ -123,8 +124,6 @@ class CandidateEncoder:
                 f"holds K={self.k} candidates: raise K (cwenv.envs.encoding2.DEFAULT_K); "
                 "no legal action is dropped"
             )
-        if bytes(c.opaque) != self._opaque:
-            self._opaque, self._covers = bytes(c.opaque), {}
         k = self.k
         feats = np.zeros((k, len(CANDIDATE_FEATURES)), dtype=np.float32)
         kind = np.zeros(k, dtype=np.float32)
@@ -134,6 +133,30 @@ class CandidateEncoder:
         mask[:n] = 1.0
         if n == 0:
             return feats, kind, target, vs, mask
+        v = feats[:n]
+        odds = self.native.candidates(c, decider, rows, legal, (feats, kind, target, vs))
+        if odds is None:
+            odds = self._reference(c, decider, rows, legal, feats, kind, target, vs)
+        self._previews(c, legal, v, odds)
+        np.clip(v, self._low[:n], self._high[:n], out=v)
+        return feats, kind, target, vs, mask
+
+    def _reference(
+        self,
+        c: Combat,
+        decider: int,
+        rows: Sequence[int],
+        legal: Sequence[Action],
+        feats: F32,
+        kind: F32,
+        target: F32,
+        vs: F32,
+    ) -> list[int]:
+        """The Python encoder of the rows but the odds (the statement the core follows):
+        fills the arrays, returns the candidates whose previews come next."""
+        if bytes(c.opaque) != self._opaque:
+            self._opaque, self._covers = bytes(c.opaque), {}
+        n = len(legal)
         # One row of ints per action: kind, actor, target, cell, arg, mumm.
         acts = np.array([a[:6] for a in legal], dtype=np.int64).reshape(n, 6)
         kinds, targets, cells, args, mumms = (acts[:, j] for j in (0, 2, 3, 4, 5))
@@ -148,14 +171,13 @@ class CandidateEncoder:
         target[:n][aimed] = row_of[targets[aimed]]
         stand = np.where(_CELL_MOVE[kinds], cells, me.pos)
         v = feats[:n]
-        if not self.native.standpoints(c, decider, rows, stand, vs, feats, _C["dest_cover_min/3"]):
-            spots, which = np.unique(stand, return_inverse=True)
-            spot_vs, summary = self._standpoints(c, spots, [c.fighters[j] for j in rows], me)
-            vs[:n] = spot_vs[which]
-            v[:, _C["dest_cover_min/3"] : _C["dest_exit_distance/63"]] = summary[which]
+        spots, which = np.unique(stand, return_inverse=True)
+        spot_vs, summary = self._standpoints(c, spots, [c.fighters[j] for j in rows], me)
+        vs[:n] = spot_vs[which]
+        v[:, _C["dest_cover_min/3"] : _C["dest_exit_distance/63"]] = summary[which]
         self._what(c, me, legal, v, kinds, targets, cells, args, mumms, stand)
-        np.clip(v, self._low[:n], self._high[:n], out=v)
-        return feats, kind, target, vs, mask
+        odds: list[int] = np.flatnonzero(_ODDS_KIND[kinds]).tolist()
+        return odds
 
     def _standpoints(
         self, c: Combat, spots: np.ndarray, others: list[FighterState], me: FighterState
@@ -211,7 +233,7 @@ class CandidateEncoder:
         mumms: np.ndarray,
         stand: np.ndarray,
     ) -> None:
-        """Fill the rows ``v`` but the standpoint summary: what each action is and does."""
+        """Fill the rows ``v`` but the standpoint summary and the odds: what each action is."""
         v[:, _C["valid"]] = 1.0
         v[:, _C["handlung"]] = _HANDLUNG[kinds]
         aimed = targets >= 0
@@ -250,7 +272,11 @@ class CandidateEncoder:
         armed = _WEAPON_ARG[kinds] & (args >= 0) & (args < len(me.weapons))
         if armed.any():
             v[armed, _C["weapon_melee"] : _C["attack_success"]] = self._weapons(me)[args[armed]]
-        for i in np.flatnonzero(_ODDS_KIND[kinds]).tolist():
+
+    def _previews(self, c: Combat, legal: Sequence[Action], v: np.ndarray, odds: list[int]) -> None:
+        """The odds of the candidates ``odds`` (attacks, manoeuvres, hacks; A01-A06,
+        D01/D02): exact success and hit chances, expected QS and damage."""
+        for i in odds:
             a = legal[i]
             p = preview_attack(c, a)
             if p is not None:

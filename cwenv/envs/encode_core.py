@@ -14,14 +14,11 @@ handed over once per game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
 from cwenv.battlemap import los
-from cwenv.engine.actions import HANDLUNG_KINDS, Action
+from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, mumm_price
 from cwenv.engine.offers_core import kampf_of
 from cwenv.engine.payloads import AttackPrompt
 from cwenv.envs.capacity import MAX_CONDITIONS, MAX_WEAPONS
@@ -48,12 +45,28 @@ def _decision(c: Combat) -> tuple[int, bool, int, int, int, int]:
     return kind, has_total, total, _context_fighter(c), c.turn_fighter, c.round
 
 
+def _prices() -> list[int]:
+    """M01-M09: the Mumm price of every (kind, pays Mumm), at ``kind * 2 + pays`` (a price
+    reads the kind and whether the action pays Mumm only; −1 past the kinds)."""
+    prices = [-1] * 128
+    for kind in ActionKind:
+        for pays in (0, 1):
+            prices[int(kind) * 2 + pays] = mumm_price(Action(kind, 0, mumm=pays))
+    return prices
+
+
 class NativeEncoder:
     """One game's ``_core.Encoder2``, built on first use for the core in force."""
 
-    def __init__(self, tables: GameTables, n_decisions: int) -> None:
+    def __init__(
+        self,
+        tables: GameTables,
+        n_decisions: int,
+        kinds: tuple[Iterable[int], Iterable[int], Iterable[int]] | None = None,
+    ) -> None:
         self.t = tables
         self.n_decisions = n_decisions
+        self.kinds = kinds  # candidates.py's cell-move, odds and weapon-arg kinds
         self._built: tuple[ModuleType | None, Kampf | None, Encoder2 | None] = (None, None, None)
         self.answered = 0  # calls the core answered (the tests check it is not the reference)
         self.enabled = True  # False: always the reference (the tests' and benchmarks' twin)
@@ -95,6 +108,9 @@ class NativeEncoder:
                 for i, rows in enumerate(t.weapon_rows)
             ],
         )
+        if self.kinds is not None:
+            cell_move, odds, weapon_arg = (sorted(int(k) for k in ks) for ks in self.kinds)
+            enc.candidate_tables(cell_move, odds, weapon_arg, _prices())
         self._built = (core, kampf, enc)
         return enc
 
@@ -122,22 +138,21 @@ class NativeEncoder:
         self.answered += done
         return done
 
-    def standpoints(
+    def candidates(
         self,
         c: Combat,
         decider: int,
         rows: Sequence[int],
-        stand: npt.NDArray[np.int64],
-        vs: F32,
-        feats: F32,
-        col0: int,
-    ) -> bool:
-        """candidates.py ``_standpoints`` natively for the legal actions' standpoints
-        ``stand``: their vs rows and summary columns (from ``col0``) of ``vs`` and ``feats``;
-        False where the reference must encode (nothing written)."""
+        legal: Sequence[Action],
+        out: tuple[F32, F32, F32, F32],
+    ) -> list[int] | None:
+        """candidates.py ``encode`` natively but the odds, into ``out`` (candidates, kind,
+        target, vs): the candidates whose previews the caller adds; None where the
+        reference must encode (nothing written)."""
         enc = self.encoder(c)
-        if enc is None:
-            return False
-        done = enc.standpoints(c, decider, list(rows), stand, vs, feats, col0)
-        self.answered += done
-        return done
+        if enc is None or self.kinds is None:
+            return None
+        feats, kind, target, vs = out
+        odds = enc.candidates(c, decider, list(rows), legal, feats, kind, target, vs)
+        self.answered += odds is not None
+        return odds
