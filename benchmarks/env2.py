@@ -29,9 +29,9 @@ PARTS = {"entities": "entity rows, global row and map", "candidates": "candidate
 WARM_UP = 200  # steps before timing: the odds cache, the cover rows, the move searches
 
 
-def _stepper(scenario: str, plain: bool, engine: str, seed: int) -> Callable[[int], int]:
-    """``steps(n)``: n random masked steps of a fresh env under ``engine`` (the plain
-    encoders if asked).
+def _stepper(scenario: str, kind: str, engine: str, seed: int) -> Callable[[int], int]:
+    """``steps(n)``: n random masked steps of a fresh env under ``engine`` (``kind``
+    "plain": the plain encoders; "python-encoder": the native encoder switched off).
 
     Each plays its own seed: on the same fight the one timed second would find the map's
     sight lines and the odds the first one met already cached."""
@@ -40,10 +40,12 @@ def _stepper(scenario: str, plain: bool, engine: str, seed: int) -> Callable[[in
     from cwenv.envs.env2 import KampfrundeEnv2
 
     env = KampfrundeEnv2(scenario=scenario, opponent="random")
-    if plain:
+    session: Any = env.session  # a Session2: the env plays encoding 2
+    if kind == "python-encoder":
+        session.entities.native.enabled = session.candidates.native.enabled = False
+    if kind == "plain":
         from tests.encoding2_reference import PlainCandidateEncoder, PlainEntityEncoder
 
-        session: Any = env.session  # a Session2: the env plays encoding 2
         session.candidates = PlainCandidateEncoder(session.tables, session.k)
         session.entities = PlainEntityEncoder(session.tables, session.slots, session.k)
     rng = np.random.default_rng(seed)
@@ -71,8 +73,8 @@ def env2_steps(s: Settings) -> Iterator[Figure]:
     chosen = los.engine()
     for name in SCENARIOS[:1] if s.quick else SCENARIOS:
         steppers = {
-            kind: _stepper(name, kind == "plain", "python" if kind == "python" else chosen, seed)
-            for seed, kind in enumerate(("fast", "plain", "python"))
+            kind: _stepper(name, kind, "python" if kind == "python" else chosen, seed)
+            for seed, kind in enumerate(("fast", "plain", "python", "python-encoder"))
         }
         found: dict[str, list[float]] = {kind: [] for kind in steppers}
         for steps in steppers.values():
@@ -100,6 +102,12 @@ def env2_steps(s: Settings) -> Iterator[Figure]:
             "steps/s",
             found["python"],
             note="(the fast env under CWENV_ENGINE=python: the Python engine and encoder)",
+        )
+        yield Figure(
+            f"env2:{name}:random:python-encoder",
+            "steps/s",
+            found["python-encoder"],
+            note="(the fast env, the native engine with the Python encoder)",
         )
         yield from _encoder_calls(name, 30 if s.quick else 1_000)
     yield from _odds(s)
