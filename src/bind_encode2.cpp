@@ -18,7 +18,8 @@
 namespace nb = nanobind;
 using namespace cwenv::encode2;
 
-bool LoadKampf(nb::handle kampf, nb::handle combat, cwenv::kampf::KampfView& out);  // bind_kampf.cpp
+// bind_kampf.cpp: ``combat`` loaded into ``kampf``, and what it holds.
+bool LoadKampf(nb::handle kampf, nb::handle combat, cwenv::kampf::KampfView& out);
 
 namespace {
 
@@ -230,7 +231,9 @@ void BindEncode2(nb::module_& m) {
         if (name == "threat_edge") g_encode_fault = EncodeFault::kThreatEdge;
         else if (name == "vs_distance") g_encode_fault = EncodeFault::kVsDistance;
         else if (name == "off") g_encode_fault = EncodeFault::kNone;
-        else throw std::invalid_argument("unknown encoder fault " + name + "; threat_edge, vs_distance or off");
+        else
+          throw std::invalid_argument("unknown encoder fault " + name +
+                                      "; threat_edge, vs_distance or off");
       },
       nb::arg("name"),
       "Test only: plant a deviation in the native encoder (threat_edge, vs_distance), or take "

@@ -44,17 +44,12 @@ double Threat(const View& v, int g, int me, int dist, bool sight) {
   return std::min(1.0, best / std::max(1, v.s.fighters[me].lp));
 }
 
-}  // namespace
-
-int MeleeReach(const View& v, int j) {  // fighter.py melee_reach (R04)
-  const kampf::Spec& spec = v.g.specs[j];
-  int best = 0;
-  for (int i = 0; i < spec.n_weapons; ++i) {
-    const kampf::Weapon& w = spec.weapons[i];
-    if (!w.ranged && w.reach > best && kampf::WeaponUsable(spec, v.s.fighters[j], i)) best = w.reach;
-  }
-  return best;
+// fighter.py melee_reach (R04) of fighter ``j``.
+int MeleeReach(const View& v, int j) {
+  return kampf::MeleeReach(v.g.specs[j], v.s.fighters[j]);
 }
+
+}  // namespace
 
 void SightMemo::Refresh(const State& s) {
   std::vector<int> key;
@@ -200,9 +195,9 @@ void MapRows(const View& v, int me_i, std::span<const float> terrain, std::span<
     else if (g.side == kampf::kNeutral) channel = kNeutral;
     add(g.pos, channel, 3.0f);  // the block's mean: fighters / 3
   }
+  constexpr float cells = kCoarseBlock * kCoarseBlock;  // the block's mean, in float32
   for (int channel : {kDoorClosed, kDoorOpen, kAlly, kEnemy, kNeutral, kFallen})
-    for (int i = 0; i < plane; ++i)
-      out[channel * plane + i] = moved[channel * plane + i] / static_cast<float>(kCoarseBlock * kCoarseBlock);
+    for (int i = 0; i < plane; ++i) out[channel * plane + i] = moved[channel * plane + i] / cells;
   for (int channel = 0; channel < kMapChannels; ++channel)
     for (int i = 0; i < plane; ++i) {
       float& x = out[channel * plane + i];

@@ -114,9 +114,6 @@ void GlobalRow(const View& v, const Decision& d, int me, std::span<const int> ro
 // counted per block, the terrain channels copied from ``terrain``, all clipped.
 void MapRows(const View& v, int me, std::span<const float> terrain, std::span<float> out);
 
-// fighter.py melee_reach (R04): the longest reach among fighter ``j``'s usable melee weapons.
-int MeleeReach(const View& v, int j);
-
 // observe.py _sight_and_cover: line of sight, ``j``'s cover against ``me``, ``me``'s
 // against ``j`` (C01-C04 via legality.cpp's RangedCover).
 Sight SightAndCover(const View& v, int me, int j);

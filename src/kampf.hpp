@@ -211,6 +211,9 @@ struct KampfView {
 // A fighter's weapon can strike (fighter.py weapon_usable).
 bool WeaponUsable(const Spec& spec, const Fighter& f, int wi);
 
+// fighter.py melee_reach (R04): the longest reach among usable melee weapons (turn_moves.cpp).
+int MeleeReach(const Spec& spec, const Fighter& f);
+
 // What a fighter's movement search starts from (turn.py move_search): the cells it cannot
 // enter (movement.py blocked_for), the occupied cells and those it may pass through, and
 // the enemies who could make a Blockadeangriff (movement.py threat_of, R04, R01, X24).

@@ -45,7 +45,8 @@ void Standpoints(const View& v, int me_i, std::span<const int> rows,
     if (g.standing() && g.side != me.side) foes.push_back(static_cast<int>(r));
   }
   std::vector<int> reaches;
-  for (int r : foes) reaches.push_back(MeleeReach(v, rows[r]));
+  for (int r : foes)  // R04
+    reaches.push_back(kampf::MeleeReach(v.g.specs[rows[r]], v.s.fighters[rows[r]]));
   std::unordered_map<std::int64_t, std::size_t> done;  // standpoint -> its first candidate
   const std::size_t vs_row = static_cast<std::size_t>(entities) * 2;
   for (std::size_t i = 0; i < stand.size(); ++i) {

@@ -10,8 +10,6 @@
 
 namespace cwenv::kampf {
 
-namespace {
-
 // fighter.py melee_reach (R04): the longest reach among usable melee weapons.
 int MeleeReach(const Spec& spec, const Fighter& f) {
   int best = 0;
@@ -21,6 +19,8 @@ int MeleeReach(const Spec& spec, const Fighter& f) {
   }
   return best;
 }
+
+namespace {
 
 // conditions.py can_use_reaction (R01, X24): standing, and not benommen unless X24
 // keeps its reactions.
