@@ -2,12 +2,12 @@
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from cwenv.engine.actions import Action
 from cwenv.engine.state import Combat
 from cwenv.engine.turn import TurnFrame
-
-import numpy as np
-import numpy.typing as npt
 
 class Lines:
     """Lines of fire and terrain cover on one battle map (C01, C02)."""
