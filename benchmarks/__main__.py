@@ -28,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help="smoke test: tiny settings, one scenario"
     )
     parser.add_argument("--only", nargs="*", default=None, help="sections to run")
+    parser.add_argument(
+        "--decisions", type=int, default=None, help="memory: decisions of the RSS run"
+    )
     parser.add_argument("--out", type=Path, default=HERE, help="folder for the results")
     args = parser.parse_args(argv)
 
@@ -38,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         repeats=args.repeats if args.repeats is not None else (1 if args.quick else 3),
         out=args.out,
         quick=args.quick,
+        decisions=args.decisions or (2_000 if args.quick else 1_000_000),
     )
     args.out.mkdir(parents=True, exist_ok=True)
     load_start = os.getloadavg()
@@ -58,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         "seconds_per_sample": settings.seconds,
         "repeats": settings.repeats,
         "quick": settings.quick,
+        "decisions": settings.decisions,
         "clock": "process_time (CPU seconds of the benchmark process)",
         "load_start": [round(x, 2) for x in load_start],
         "load_end": [round(x, 2) for x in os.getloadavg()],

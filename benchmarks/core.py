@@ -27,6 +27,7 @@ class Settings:
     repeats: int = 3
     out: Path = Path(".")
     quick: bool = False
+    decisions: int = 1_000_000  # the memory section's RSS run (native; the reference a tenth)
 
 
 @dataclass

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 
 from benchmarks.core import Figure, Settings, clock, rate
+from benchmarks.memory import section as memory
 from benchmarks.native import section as native
 
 if TYPE_CHECKING:
@@ -70,8 +71,6 @@ def mid_fight(game: Game, seed: int = 5, decisions: int = 60) -> Combat:
 
 def reference(s: Settings) -> Iterator[Figure]:
     """Gymnasium CartPole-v1 and MiniGrid DoorKey-8x8 steps/s with random actions."""
-    import gymnasium as gym
-
     for env_id in ("CartPole-v1", "MiniGrid-DoorKey-8x8-v0"):
         if env_id.startswith("MiniGrid"):
             import minigrid  # noqa: F401  (registers the MiniGrid envs)
@@ -396,4 +395,5 @@ SECTIONS: dict[str, Callable[[Settings], Iterator[Figure]]] = {
     "training2": training2,
     "scaling": scaling,
     "native": native,
+    "memory": memory,
 }

@@ -3,10 +3,13 @@ results in the expected shape (issue #9). No timing assertions: only structure."
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
+from benchmarks import memory
 from benchmarks.__main__ import main
+from benchmarks.core import Settings
 from benchmarks.sections import SECTIONS
 
 
@@ -29,6 +32,7 @@ def test_quick_benchmark_writes_json_md_and_plot(tmp_path: Path) -> None:
         "ppo2:",
         "scaling:",
         "native:legality:",
+        "memory:rss_growth:",
     ):
         assert any(n.startswith(prefix) for n in names), prefix
     assert "ppo:frames_policy_only" in names  # the policy side alone, env replayed
@@ -52,5 +56,22 @@ def test_quick_benchmark_writes_json_md_and_plot(tmp_path: Path) -> None:
 def test_sections_are_the_documented_ones() -> None:
     assert list(SECTIONS) == [
         "reference", "engine", "env", "state", "mcts", "training", "training2", "scaling",
-        "native",
+        "native", "memory",
     ]  # fmt: skip
+
+
+def test_memory_section_reports_state_size_and_rss_growth_with_units() -> None:
+    """#16's memory targets: the native state of a 4v4 on the largest shipped map in
+    bytes, and the RSS growth of random play in MB under each engine (a tiny count)."""
+    figures = {f.name: f for f in memory.section(Settings(quick=True, decisions=300))}
+    python = figures["memory:rss_growth:python"]
+    assert python.unit == "MB" and python.extra["decisions"] == 30
+    assert "target < 10 MB" in python.note and "growth at each tenth: 0.0, " in python.note
+    if importlib.util.find_spec("cwenv._core") is None:
+        return  # no native core built: the reference alone
+    native = figures["memory:rss_growth:native"]
+    assert native.unit == "MB" and native.extra["decisions"] == 300
+    _, map_name, cells = memory.largest_map()
+    state = figures[f"memory:state_bytes:4v4:{map_name}"]
+    assert state.unit == "bytes" and state.value > cells  # at least a byte per cell
+    assert "65,536" in state.note
