@@ -228,6 +228,19 @@ NB_MODULE(_core, m) {
           },
           nb::arg("opaque"), nb::arg("a"), nb::arg("b"),
           "The CoverLevel value of the target at ``b`` against an attack from ``a``.")
+      .def(
+          "cells",
+          [](const Lines& l, int a, int b) {
+            std::vector<int> out;
+            for (const cwenv::Step& step : cwenv::Supercover(l.width(), Checked(l, a), Checked(l, b))) {
+              out.push_back(step.first);
+              if (step.second >= 0) out.push_back(step.second);
+            }
+            return out;
+          },
+          nb::arg("a"), nb::arg("b"),
+          "The cells between ``a`` and ``b`` in order from ``a`` (both of a corner pair): "
+          "los.py's ``SightLine.cells``, computed per call.")
       .def("terrain_covers", &TerrainCovers, nb::arg("opaque"), nb::arg("a"), nb::arg("cells"),
            "terrain_cover for every cell of an int32 array, as an int8 numpy array.");
 

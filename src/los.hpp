@@ -34,6 +34,7 @@ class Lines {
   Lines(int width, int height, std::vector<Terrain> terrain);
 
   int size() const { return width_ * height_; }
+  int width() const { return width_; }
   // True when some step of the line from a to b is wholly opaque.
   bool Blocked(std::span<const std::uint8_t> opaque, int a, int b) const;
   // The cover the target at b has from terrain against an attack from a: FULL when

@@ -57,6 +57,7 @@ def test_every_map_every_sampled_pair_agrees_with_the_reference(
             assert _core.supercover(bm.width, a, b) == steps, (name, a, b)
             corner_pairs += sum(len(step) == 2 for step in steps)
             reference = los._compile(bm, b, steps)
+            assert tuple(lines.cells(a, b)) == reference.cells, (name, a, b)
             for opaque in overlays:
                 blocked = reference.blocked(opaque)
                 cover = CoverLevel.FULL if blocked else reference.cover
@@ -65,6 +66,36 @@ def test_every_map_every_sampled_pair_agrees_with_the_reference(
                 seen[cover] += 1
     assert corner_pairs > 0
     assert all(seen.values()), seen  # every cover level was compared somewhere
+
+
+def test_the_native_engine_keeps_no_line_per_pair_of_cells() -> None:
+    """Random play under the native core leaves the map's compiled-line cache empty: C04's
+    living cover asks the core for a line's cells (los.line_cells) instead of caching one
+    SightLine per pair, a cache that grew with every pair a fight met (18 MB RSS over
+    1,000,000 decisions, up to 144 MB on kreuzung; benchmarks/NOTES.md, memory)."""
+    from cwenv.engine.actions import ActionKind
+
+    game = load_game("feuergefecht")
+    bm = game.battlemap
+    bm.line_cache.clear()  # the game is shared: other tests' reference runs filled it
+    rng = random.Random(3)
+    attacks = 0
+    with engine_as("native"):
+        for seed in range(4):
+            c = game.new_combat(seed)
+            while not c.is_terminal():
+                action = rng.choice(c.legal_actions())
+                attacks += action.kind is ActionKind.ATTACK
+                c.apply(action)
+        assert attacks > 20  # living cover was asked, on lines through fighters
+        assert len(bm.line_cache) == 0
+    with engine_as("python"):
+        c = game.new_combat(0)
+        for _ in range(200):
+            if c.is_terminal():
+                break
+            c.apply(rng.choice(c.legal_actions()))
+        assert len(bm.line_cache) > 0  # the reference still compiles and caches its lines
 
 
 def test_the_array_form_equals_one_query_per_cell(maps: list[tuple[str, BattleMap]]) -> None:

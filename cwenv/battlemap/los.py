@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -187,6 +188,20 @@ def _supercover(w: int, x0: int, y0: int, x1: int, y1: int) -> Steps:
     if out:
         out.pop()  # the target's own cell
     return tuple(out)
+
+
+def line_cells(bm: BattleMap, a: int, b: int) -> Sequence[int]:
+    """The cells between ``a`` and ``b`` in order from ``a``, both of a corner pair
+    (``SightLine.cells``; C04's living cover walks them). The native core computes them
+    per call instead of caching a compiled line per pair on the map: that cache grows with
+    every pair of cells a fight meets (up to 35 MB on feuergefecht's map, 144 MB on
+    kreuzung; benchmarks/NOTES.md, the memory section)."""
+    if _core is not None:
+        lines = bm.edge_cache.get(_core.Lines)
+        if not isinstance(lines, _core.Lines):
+            lines = _native_lines(_core, bm)
+        return lines.cells(a, b)
+    return sight_line(bm, a, b).cells
 
 
 def has_line_of_sight(bm: BattleMap, opaque: bytearray, a: int, b: int) -> bool:

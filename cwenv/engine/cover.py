@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from cwenv.battlemap.los import sight_line, terrain_cover
+from cwenv.battlemap.los import line_cells, terrain_cover
 from cwenv.model.types import CoverLevel, Side
 from cwenv.rules.options import LivingCoverStacking
 
@@ -46,7 +46,7 @@ def living_cover(
     who = -1
     prone_counts = c.options.living_cover_prone_counts
     tsize = target.spec.size
-    for cell in sight_line(c.bm, attacker.pos, target.pos).cells:
+    for cell in line_cells(c.bm, attacker.pos, target.pos):
         idx = occupant.get(cell)
         if idx is None:
             continue
