@@ -180,10 +180,11 @@ void PlantFault(const std::string& name) {
   else if (name == "melee_reach_edge") cwenv::g_fault = cwenv::Fault::kMeleeReachEdge;
   else if (name == "guard_reach") cwenv::g_fault = cwenv::Fault::kGuardReach;
   else if (name == "extra_action_twice") cwenv::g_fault = cwenv::Fault::kExtraActionTwice;
+  else if (name == "living_cover_tie") cwenv::g_fault = cwenv::Fault::kLivingCoverTie;
   else
     throw std::invalid_argument("unknown fault " + name +
                                 "; choose provocation_tie, cover_level, melee_reach_edge, "
-                                "guard_reach or extra_action_twice");
+                                "guard_reach, extra_action_twice or living_cover_tie");
 }
 
 nb::list Dests(const Routes& routes) {
@@ -266,7 +267,7 @@ NB_MODULE(_core, m) {
 
   m.def("_fault", &PlantFault, nb::arg("name"),
         "Test only: plant one deviation from the reference (provocation_tie, cover_level, "
-        "melee_reach_edge, guard_reach, extra_action_twice).");
+        "melee_reach_edge, guard_reach, extra_action_twice, living_cover_tie).");
   m.def("_faults_off", [] { cwenv::g_fault = cwenv::Fault::kNone; },
         "Test only: the core answers as the reference again.");
 

@@ -86,7 +86,7 @@ using HackRow = std::tuple<int, int, int>;
 using SpecRow = std::tuple<int, int, bool, int, int, std::vector<WeaponRow>, std::vector<HackRow>,
                            std::vector<bool>>;
 using OptionsRow = std::tuple<bool, int, bool, bool, bool, bool, int, bool, bool, bool, bool,
-                              bool, bool, bool, bool, bool, int>;
+                              bool, bool, bool, bool, bool, int, bool>;
 using TurnRow = std::tuple<int, int, std::uint32_t, bool>;
 
 Spec MakeSpec(const SpecRow& row) {
@@ -139,9 +139,10 @@ class Kampf {
     for (std::size_t i = 0; i < terrain.size(); ++i) g_.terrain.push_back(static_cast<cwenv::Terrain>(t[i]));
     for (const SpecRow& row : specs) g_.specs.push_back(MakeSpec(row));
     const auto& [ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk, coa, nm, mv, mwf,
-                 zs] = options;
+                 zs, lcm] = options;
     if (zs < 0 || zs > 2) throw std::invalid_argument("unknown zehrend_mumm_shake");
-    g_.options = {ff, zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f, asbh, pmn, brk, coa, nm, mv, mwf, zs};
+    g_.options = {ff,  zms, sna, hic, nmh, lcpc, lcn, lcsb, p34f,
+                  asbh, pmn, brk, coa, nm,  mv,   mwf, zs,  lcm};
     const auto& [shake_cost, extra_cost, shakeable_bits, difficult] = turn_rules;
     g_.turn = {shake_cost, extra_cost, shakeable_bits, difficult};
     for (int m : maneuvers) {
@@ -206,6 +207,19 @@ class Kampf {
     nb::list out;
     for (const Act& a : acts_) out.append(ActionOf(a));
     return out;
+  }
+
+  // cover.py cover_against natively (C01-C04, R06, X23, X25, X26): (level, living, coverer,
+  // terrain) as ints and a bool; None when Import refused.
+  nb::object CoverAgainst(nb::handle combat, int attacker, int target, bool ranged, bool area) {
+    if (!Import(combat, nb::none())) return nb::none();
+    const int n = static_cast<int>(specs_.size());
+    if (attacker < 0 || attacker >= n || target < 0 || target >= n)
+      throw std::out_of_range("no fighter " + std::to_string(attacker < 0 || attacker >= n ? attacker : target));
+    const cwenv::kampf::CoverAnswer c =
+        cwenv::kampf::CoverAgainst(g_, *lines_, s_, attacker, target, ranged, area);
+    return nb::make_tuple(static_cast<int>(c.level), c.living, c.coverer,
+                          static_cast<int>(c.terrain));
   }
 
   // turn.py turn_actions natively: (the legal TURN choices, the free search or None, the
@@ -359,6 +373,10 @@ void BindKampf(nb::module_& m) {
            nb::arg("fighter"), nb::arg("moves"), nb::arg("slow_cost"), nb::arg("geometry"),
            "turn.py turn_actions natively: (actions, free Routes or None, difficult Routes or "
            "None); None when the combat is not this game's.")
+      .def("cover_against", &Kampf::CoverAgainst, nb::arg("combat"), nb::arg("attacker"),
+           nb::arg("target"), nb::arg("ranged"), nb::arg("area"),
+           "cover.py cover_against natively: (level, living, coverer, terrain); None when the "
+           "combat is not this game's.")
       .def_prop_ro("state_bytes", &Kampf::state_bytes,
                    "Bytes of the combat state last loaded (event log and frames excluded).");
 }

@@ -13,6 +13,7 @@ enum class Fault {
   kMeleeReachEdge,  // kampf::Weapon::InRange refuses a melee strike at exactly its reach
   kGuardReach,      // kampf::MoveInputsOf: every Blockade guard reaches one metre further
   kExtraActionTwice,  // kampf::TurnActions offers M07 again after it was taken this round
+  kLivingCoverTie,  // kampf::CoverAgainst: on a tie the creature nearer the attacker covers
 };
 
 inline Fault g_fault = Fault::kNone;

@@ -110,6 +110,7 @@ struct Options {
   bool mumm_verbrennen;  // X10: entmutigt burns maximum Mumm
   bool move_with_forfeited_handlung;  // X40
   int zehrend_shake;  // X55 zehrend_mumm_shake: 0 reapplied, 1 refused_in_zone, 2 never
+  bool living_cover_melee;  // X25: living cover applies to melee attacks too
 };
 
 // What TURN legality reads beyond the options: the Mumm costs (M07, M08), which
@@ -247,6 +248,19 @@ void TurnActions(const GameDesc& g, const Lines& lines, const State& s, const Mo
 // cover.py cover_against(c, attacker, target, ranged=True).level (C01-C04, R06, X23, X25):
 // the cover the target has against a direct ranged attack (the native encoder's covers).
 Cover RangedCover(const GameDesc& g, const Lines& lines, const State& s, int attacker, int target);
+
+// cover.py Cover: the level, whether living cover set it, who gives it (-1: nobody), and
+// the terrain's level.
+struct CoverAnswer {
+  Cover level;
+  bool living;
+  int coverer;
+  Cover terrain;
+};
+
+// cover.py cover_against(c, attacker, target, ranged=, area=) (C01-C04, R06, X23, X25, X26).
+CoverAnswer CoverAgainst(const GameDesc& g, const Lines& lines, const State& s, int attacker,
+                         int target, bool ranged, bool area);
 
 // offers.py handlung_actions: the Handlungen open to fighter ``fi`` now, in its order.
 void HandlungActions(const GameDesc& g, const Lines& lines, const State& s, int fi,

@@ -53,6 +53,8 @@ class Pass {
 
   void Run(std::vector<Act>& out);
   friend Cover kampf::RangedCover(const GameDesc&, const Lines&, const State&, int, int);
+  friend CoverAnswer kampf::CoverAgainst(const GameDesc&, const Lines&, const State&, int, int,
+                                         bool, bool);
 
  private:
   std::span<const std::uint8_t> Opaque() const { return s_.opaque; }
@@ -60,7 +62,8 @@ class Pass {
   bool Sight(int ti);
   bool OpenTo(int ti, bool area);
   Cover CoverLevel(const Fighter& t, bool area) const;
-  Cover Living(const Fighter& t) const;
+  Cover Living(const Fighter& t, int* who = nullptr) const;
+  CoverAnswer Against(const Fighter& t, bool ranged, bool area) const;
   Cover Prone(const Fighter& t, Cover level) const;
   bool TargetOk(int ti) const;
   bool ManeuverOk(ManeuverLimit limit, int ti) const;
@@ -111,8 +114,8 @@ Cover Pass::Prone(const Fighter& t, Cover level) const {
 }
 
 // cover.py living_cover (C04, X25): the best cover a creature on the line of fire gives;
-// on a tie the creature nearer the target covers (only the level matters here).
-Cover Pass::Living(const Fighter& t) const {
+// on a tie the creature nearer the target covers (``who``, where asked for).
+Cover Pass::Living(const Fighter& t, int* who) const {
   if (!s_.any_occupant) return Cover::kNone;
   Cover best = Cover::kNone;
   const int tsize = g_.specs[&t - s_.fighters.data()].size;
@@ -130,7 +133,10 @@ Cover Pass::Living(const Fighter& t) const {
     const int size = g_.specs[idx].size;
     if (size < tsize) return;
     if (size > tsize) level = Stronger(level);
-    if (level >= best) best = level;
+    if (g_fault == Fault::kLivingCoverTie ? level > best : level >= best) {
+      best = level;
+      if (who) *who = idx;
+    }
   };
   for (const Step& step : Supercover(g_.width, f_.pos, t.pos)) {
     consider(step.first);
@@ -141,15 +147,30 @@ Cover Pass::Living(const Fighter& t) const {
 
 // cover.py cover_against, ranged, its level (C01-C04, R06, X23, X25, X26): area attacks
 // ignore half and three-quarter cover but not full cover.
-Cover Pass::CoverLevel(const Fighter& t, bool area) const {
-  const Cover tc = lines_.TerrainCover(Opaque(), f_.pos, t.pos);
-  if (area) return Prone(t, tc) == Cover::kFull ? Cover::kFull : Cover::kNone;
-  if (tc == Cover::kFull) return tc;
-  const Cover lc = Living(t);
-  if (lc == Cover::kNone) return Prone(t, tc);
+Cover Pass::CoverLevel(const Fighter& t, bool area) const { return Against(t, true, area).level; }
+
+// cover.py cover_against, the whole Cover (C01-C04, R06, X23, X25, X26): melee ignores
+// cover unless X25 lets living cover count there; the terrain reported for an area attack
+// is the prone-adjusted one, as cover.py's.
+CoverAnswer Pass::Against(const Fighter& t, bool ranged, bool area) const {
+  int who = -1;
+  if (!ranged) {
+    if (!g_.options.living_cover_melee) return {Cover::kNone, false, -1, Cover::kNone};
+    const Cover level = Living(t, &who);
+    return {level, level > Cover::kNone, who, Cover::kNone};
+  }
+  Cover tc = lines_.TerrainCover(Opaque(), f_.pos, t.pos);
+  if (area) {
+    tc = Prone(t, tc);
+    return {tc == Cover::kFull ? Cover::kFull : Cover::kNone, false, -1, tc};
+  }
+  if (tc == Cover::kFull) return {tc, false, -1, tc};
+  const Cover lc = Living(t, &who);
+  if (lc == Cover::kNone) return {Prone(t, tc), false, -1, tc};
   if (g_.options.living_cover_stronger_by_one && tc > Cover::kNone)
-    return Prone(t, Stronger(std::max(tc, lc)));
-  return Prone(t, lc > tc ? lc : tc);
+    return {Prone(t, Stronger(std::max(tc, lc))), true, who, tc};
+  if (lc > tc) return {Prone(t, lc), true, who, tc};
+  return {Prone(t, tc), false, -1, tc};
 }
 
 // tables/maneuvers.py limits (K01-K05): _entwaffnen_limit, _festsetzen_limit, up_to_own_size.
@@ -293,6 +314,11 @@ void HandlungActions(const GameDesc& g, const Lines& lines, const State& s, int 
                      std::vector<Act>& out) {
   out.clear();
   Pass(g, lines, s, fi).Run(out);
+}
+
+CoverAnswer CoverAgainst(const GameDesc& g, const Lines& lines, const State& s, int attacker,
+                         int target, bool ranged, bool area) {
+  return Pass(g, lines, s, attacker).Against(s.fighters[target], ranged, area);
 }
 
 Cover RangedCover(const GameDesc& g, const Lines& lines, const State& s, int attacker, int target) {

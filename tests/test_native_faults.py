@@ -28,7 +28,10 @@ def fault() -> Iterator[Callable[[str], None]]:
 
 
 def test_an_unknown_fault_is_refused() -> None:
-    choices = "provocation_tie, cover_level, melee_reach_edge, guard_reach or extra_action_twice"
+    choices = (
+        "provocation_tie, cover_level, melee_reach_edge, guard_reach, extra_action_twice or "
+        "living_cover_tie"
+    )
     with pytest.raises(ValueError, match=f"unknown fault x; choose {choices}"):
         _core._fault("x")
 

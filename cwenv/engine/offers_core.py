@@ -104,6 +104,7 @@ def _options_row(o: RuleOptions) -> tuple[Any, ...]:
         o.mumm_verbrennen,
         o.move_with_forfeited_handlung,
         ZEHREND_SHAKES[o.zehrend_mumm_shake],
+        o.living_cover_melee,
     )
 
 
