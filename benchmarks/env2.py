@@ -31,7 +31,8 @@ WARM_UP = 200  # steps before timing: the odds cache, the cover rows, the move s
 
 def _stepper(scenario: str, kind: str, engine: str, seed: int) -> Callable[[int], int]:
     """``steps(n)``: n random masked steps of a fresh env under ``engine`` (``kind``
-    "plain": the plain encoders; "python-encoder": the native encoder switched off).
+    "plain": the plain encoders; "python-encoder": the native encoder switched off;
+    "python-previews": the native encoder with the attack previews in Python).
 
     Each plays its own seed: on the same fight the one timed second would find the map's
     sight lines and the odds the first one met already cached."""
@@ -43,6 +44,8 @@ def _stepper(scenario: str, kind: str, engine: str, seed: int) -> Callable[[int]
     session: Any = env.session  # a Session2: the env plays encoding 2
     if kind == "python-encoder":
         session.entities.native.enabled = session.candidates.native.enabled = False
+    if kind == "python-previews":
+        session.candidates.native.previews_enabled = False
     if kind == "plain":
         from tests.encoding2_reference import PlainCandidateEncoder, PlainEntityEncoder
 
@@ -74,7 +77,9 @@ def env2_steps(s: Settings) -> Iterator[Figure]:
     for name in SCENARIOS[:1] if s.quick else SCENARIOS:
         steppers = {
             kind: _stepper(name, kind, "python" if kind == "python" else chosen, seed)
-            for seed, kind in enumerate(("fast", "plain", "python", "python-encoder"))
+            for seed, kind in enumerate(
+                ("fast", "plain", "python", "python-encoder", "python-previews")
+            )
         }
         found: dict[str, list[float]] = {kind: [] for kind in steppers}
         for steps in steppers.values():
@@ -109,6 +114,12 @@ def env2_steps(s: Settings) -> Iterator[Figure]:
             found["python-encoder"],
             note="(the fast env, the native engine with the Python encoder)",
         )
+        yield Figure(
+            f"env2:{name}:random:python-previews",
+            "steps/s",
+            found["python-previews"],
+            note="(the fast env, the native encoder with the attack previews in Python)",
+        )
         yield from _encoder_calls(name, 30 if s.quick else 1_000)
     yield from _odds(s)
 
@@ -126,12 +137,16 @@ def _encoder_calls(scenario: str, steps: int) -> Iterator[Figure]:
     session = Session2(scenario)
     reference = CandidateEncoder(session.tables, session.k)
     reference.native.enabled = False
+    odds_in_python = CandidateEncoder(session.tables, session.k)
+    odds_in_python.native.previews_enabled = False
     spent = {f"{part}:{engine}": 0.0 for part in PARTS for engine in ("native", "python")}
+    spent["candidates:python-previews"] = 0.0
     encoders = {
         "entities:native": session.entities.encode,
         "entities:python": session.entities.encode_reference,
         "candidates:native": session.candidates.encode,
         "candidates:python": reference.encode,
+        "candidates:python-previews": odds_in_python.encode,
     }
     with engine_as("native"):
         c = session.game.new_combat(7)
@@ -141,12 +156,15 @@ def _encoder_calls(scenario: str, steps: int) -> Iterator[Figure]:
                 c = session.game.new_combat(7 + step)
             legal, me = c.legal_actions(), c.decision.fighter
             rows = entity_rows(session.slots, me)
-            for engine in ("native", "python")[:: 1 if step % 2 else -1]:
+            for engine in ("native", "python", "python-previews")[:: 1 if step % 2 else -1]:
                 for part in PARTS:
+                    name = f"{part}:{engine}"
+                    if name not in encoders:
+                        continue
                     args = (c, me, legal) if part == "entities" else (c, me, rows, legal)
                     start = clock()
-                    encoders[f"{part}:{engine}"](*args)  # type: ignore[operator]
-                    spent[f"{part}:{engine}"] += clock() - start
+                    encoders[name](*args)  # type: ignore[operator]
+                    spent[name] += clock() - start
             c.apply(legal[rng.randrange(len(legal))])
     for name, seconds in spent.items():
         yield Figure(

@@ -1,5 +1,5 @@
 # Types of the native core (src/bind.cpp, docs/native.md), for mypy and editors.
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -171,7 +171,15 @@ class Encoder2:
         target: npt.NDArray[np.float32],
         vs: npt.NDArray[np.float32],
     ) -> list[int] | None: ...
+    def previews(
+        self,
+        combat: Combat,
+        inputs: list[int],
+        rules: tuple[bool, int, int, int, bool],
+        chances: Callable[[int, int | None], tuple[float, float, float]],
+        feats: npt.NDArray[np.float32],
+    ) -> bool: ...
 
 # Test only (tests/test_native_encoder.py): plant a deviation in the native encoder
-# ("threat_edge", "vs_distance"), or take it back ("off").
+# ("threat_edge", "vs_distance", "preview_range"), or take it back ("off").
 def _encode2_fault(name: str) -> None: ...

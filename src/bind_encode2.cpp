@@ -8,6 +8,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -160,7 +161,47 @@ class Encoder2 {
     return nb::cast(odds_);
   }
 
+  // candidates.py _previews natively for the candidates in ``inputs`` (15 ints each, as
+  // PreviewIn, previews_core.py): the eight odds columns of each into ``feats``; the exact
+  // odds per (Probenwert, defence) from ``chances`` (preview.py _chances), kept. False
+  // (nothing written) when the combat is not the Kampf's game.
+  bool Previews(nb::handle combat, const std::vector<int>& inputs,
+                const std::tuple<bool, int, int, int, bool>& rules, nb::handle chances,
+                F32 feats) {
+    constexpr int kFields = 15, kFirst = 30, kWidth = 38;  // attack_success onwards
+    cwenv::kampf::KampfView kv{};
+    if (!LoadKampf(kampf_, combat, kv)) return false;
+    const int n = static_cast<int>(kv.s->fighters.size());
+    if (inputs.size() % kFields || feats.ndim() != 2 || feats.shape(1) != kWidth)
+      throw std::invalid_argument("previews: inputs or shapes do not fit");
+    const auto& [nvm, zb, zqb, ep, afz] = rules;
+    const PreviewRules r{nvm, zb, zqb, ep, afz};
+    for (std::size_t k = 0; k < inputs.size(); k += kFields) {
+      const int* x = inputs.data() + k;
+      const PreviewIn in{x[0], x[1], x[2], x[3], x[4] != 0, x[5] != 0, x[6] != 0, x[7],
+                         x[8] != 0, x[9] != 0, x[10], x[11] != 0, x[12], x[13], x[14] != 0};
+      if (in.row < 0 || in.row >= static_cast<int>(feats.shape(0)) || in.actor < 0 ||
+          in.actor >= n || in.target < 0 || in.target >= n ||
+          in.band_weapon >= kv.g->specs[in.actor].n_weapons)
+        throw std::out_of_range("previews: a candidate beyond the arrays or the fighters");
+      const PreviewPlan plan = PlanPreview(*kv.g, *kv.lines, *kv.s, r, in);
+      const std::pair<int, int> key{plan.probenwert, in.has_defence ? in.defence : kNoDefence};
+      auto it = chances_.find(key);
+      if (it == chances_.end()) {
+        nb::object d = in.has_defence ? nb::cast(in.defence) : nb::none();
+        const auto got = nb::cast<std::tuple<double, double, double>>(chances(plan.probenwert, d));
+        it = chances_.emplace(key, Chances{std::get<0>(got), std::get<1>(got), std::get<2>(got)})
+                 .first;
+      }
+      WritePreview(*kv.s, r, in, plan, it->second,
+                   {feats.data() + static_cast<std::size_t>(in.row) * kWidth + kFirst, 8});
+    }
+    return true;
+  }
+
  private:
+  static constexpr int kNoDefence = -1 << 30;
+
   void ReadExtras(nb::handle combat, int n) {
     const nb::object fighters = Attr(combat, fighters_);
     extra_.resize(n);
@@ -193,6 +234,7 @@ class Encoder2 {
   CoverCache covers_;
   CandidateTables ct_;
   std::vector<int> odds_;
+  std::map<std::pair<int, int>, Chances> chances_;  // per (Probenwert, defence): A01-A05
   nb::object fighters_, reactions_, zehrend_, mumm_max_;
 };
 
@@ -224,18 +266,24 @@ void BindEncode2(nb::module_& m) {
            nb::arg("rows"), nb::arg("legal"), nb::arg("feats"), nb::arg("kind"),
            nb::arg("target"), nb::arg("vs"),
            "candidates.py CandidateEncoder.encode but the odds, into the arrays: the indices "
-           "whose previews Python adds; None when the core cannot answer (nothing written).");
+           "whose previews Python adds; None when the core cannot answer (nothing written).")
+      .def("previews", &Encoder2::Previews, nb::arg("combat"), nb::arg("inputs"),
+           nb::arg("rules"), nb::arg("chances"), nb::arg("feats"),
+           "candidates.py _previews natively for the candidates in inputs (15 ints each, "
+           "previews_core.py); False when the combat is not the game's (nothing written).");
   m.def(
       "_encode2_fault",
       [](const std::string& name) {
         if (name == "threat_edge") g_encode_fault = EncodeFault::kThreatEdge;
         else if (name == "vs_distance") g_encode_fault = EncodeFault::kVsDistance;
+        else if (name == "preview_range") g_encode_fault = EncodeFault::kPreviewRange;
         else if (name == "off") g_encode_fault = EncodeFault::kNone;
         else
           throw std::invalid_argument("unknown encoder fault " + name +
-                                      "; threat_edge, vs_distance or off");
+                                      "; threat_edge, vs_distance, preview_range or off");
       },
       nb::arg("name"),
-      "Test only: plant a deviation in the native encoder (threat_edge, vs_distance), or take "
+      "Test only: plant a deviation in the native encoder (threat_edge, vs_distance, "
+      "preview_range), or take "
       "it back (off).");
 }

@@ -22,7 +22,7 @@ using kampf::GameDesc;
 using kampf::State;
 
 // Test only (tests/test_native_encoder.py): a planted deviation, off unless a test sets it.
-enum class EncodeFault { kNone, kThreatEdge, kVsDistance };
+enum class EncodeFault { kNone, kThreatEdge, kVsDistance, kPreviewRange };
 inline EncodeFault g_encode_fault = EncodeFault::kNone;
 
 struct WeaponRow {  // tables.py weapon_rows and weapon_static, one weapon slot
@@ -151,5 +151,47 @@ bool CandidateRows(const View& v, const CandidateTables& ct, int me, std::span<c
                    std::span<const ActRow> acts, CoverCache& covers, int entities,
                    std::span<float> feats, std::span<float> kind, std::span<float> target,
                    std::span<float> vs, std::vector<int>& odds);
+
+// One attack candidate's preview inputs that Python works out per game and per decision
+// (cwenv/envs/previews_core.py): what the check parts, the defence and the armour are.
+struct PreviewIn {
+  int row, actor, target;
+  int base;         // the attacker's own parts plus the weapon's, hack's or manoeuvre's modifier
+  bool ranged;      // attack_plan.py attack_is_ranged
+  bool area;        // area_radius > 0
+  bool ignores;     // an area attack that ignores half and three-quarter cover (C03, X26)
+  int band_weapon;  // the weapon slot whose range modifier applies, -1 for none
+  bool aim_mode;    // AttackMode.WEAPON: Zielen counts (H11)
+  bool has_defence;
+  int defence;      // the best defence value (A03), where the target may defend
+  bool damage;      // a weapon attack: its damage is estimated (A06)
+  int bonus, armour;  // the weapon's damage bonus, the target's armour per roll after mode
+  bool prone_bonus;   // FighterState.prone_bonus (R06)
+};
+
+// The rule numbers the preview reads (cwenv.rules.options).
+struct PreviewRules {
+  bool niederwerfen_vs_melee;  // X23
+  int zielen_bonus, zielen_qs_bonus;  // H11, X03
+  int entwaffnen_penalty;  // K01
+  bool armour_floor_zero;  // D01
+};
+
+struct Chances {
+  double success, hit, expected_qs;
+};
+
+// attack_plan.py plan_attack's Probenwert and cover for a candidate, and Zielen's QS.
+struct PreviewPlan {
+  int probenwert;
+  int cover;
+  int aim_qs;
+};
+PreviewPlan PlanPreview(const GameDesc& g, const Lines& lines, const State& s,
+                        const PreviewRules& r, const PreviewIn& in);
+
+// candidates.py _previews' eight columns from ``row`` on (A01-A06, D01, D02).
+void WritePreview(const State& s, const PreviewRules& r, const PreviewIn& in,
+                  const PreviewPlan& plan, const Chances& ch, std::span<float> row);
 
 }  // namespace cwenv::encode2

@@ -17,7 +17,7 @@ pytest.importorskip("cwenv._core", reason="the native core is not built")
 
 from cwenv import _core
 from cwenv.envs import encode_core
-from cwenv.envs.candidates import CandidateEncoder
+from cwenv.envs.candidates import _ODDS as ODDS, CandidateEncoder
 from cwenv.envs.encoding2 import Session2
 from cwenv.envs.entities import entity_rows
 from cwenv.native import cases
@@ -36,10 +36,10 @@ CANDIDATE_KEYS = (
 )
 
 
-def _differences(index: int) -> tuple[int, list[tuple[str, str]]]:
+def _differences(index: int) -> tuple[int, list[tuple[str, str]], int]:
     """Plays game ``index`` of the mixed pool under the native engine; at every decision
-    compares the core's arrays with the Python encoder's. Returns the views compared and
-    (key, line) per array that differs."""
+    compares the core's arrays with the Python encoder's. Returns the views compared,
+    (key, line) per array that differs and the candidates the core previewed."""
     case = cases.case_of(index, "mixed")
     game = case.game("native")
     session = Session2(game)
@@ -47,7 +47,7 @@ def _differences(index: int) -> tuple[int, list[tuple[str, str]]]:
     reference.native.enabled = False  # the Python encoder
     c = game.new_combat(case.seed)
     rng = random.Random(case.seed)
-    compared, found = 0, list[tuple[str, str]]()
+    compared, found, previewed = 0, list[tuple[str, str]](), 0
     for step in range(STEPS):
         if c.outcome is not None or c.decision is None:
             break
@@ -55,11 +55,14 @@ def _differences(index: int) -> tuple[int, list[tuple[str, str]]]:
         other = rng.randrange(len(c.fighters))
         for viewer, offered in ((c.decision.fighter, legal), (other, [])):
             rows = entity_rows(session.slots, viewer)
-            before = session.entities.native.answered, session.candidates.native.answered
+            cands = session.candidates.native
+            before = session.entities.native.answered, cands.answered, cands.previews_answered
             native = session.entities.encode(c, viewer, offered)
             native += session.candidates.encode(c, viewer, rows, offered)
-            after = session.entities.native.answered, session.candidates.native.answered
-            assert after == (before[0] + 1, before[1] + bool(offered)), case.label  # the core's
+            after = session.entities.native.answered, cands.answered, cands.previews_answered
+            odds = sum(a.kind in ODDS for a in offered)  # previewed by the core, not Python
+            assert after == (before[0] + 1, before[1] + bool(offered), before[2] + odds), case.label
+            previewed += odds
             expected = session.entities.encode_reference(c, viewer, offered)
             expected += reference.encode(c, viewer, rows, offered)
             for key, a, b in zip(ENTITY_KEYS + CANDIDATE_KEYS, native, expected, strict=True):
@@ -70,23 +73,26 @@ def _differences(index: int) -> tuple[int, list[tuple[str, str]]]:
                     )
             compared += 1
         c.apply(legal[rng.randrange(len(legal))])
-    return compared, found
+    return compared, found, previewed
 
 
-def _games(count: int) -> tuple[int, list[tuple[str, str]]]:
-    total, found = 0, list[tuple[str, str]]()
+def _games(count: int) -> tuple[int, list[tuple[str, str]], int]:
+    total, found, previewed = 0, list[tuple[str, str]](), 0
     with engine_as("native"):
         for i in range(count):
-            compared, diffs = _differences(i)
+            compared, diffs, odds = _differences(i)
             total += compared
             found += diffs
-    return total, found
+            previewed += odds
+    return total, found, previewed
 
 
 PLANTED = {
     "threat_edge": ("entities",),  # a threat at exactly its weapon's reach is missed
     # a standpoint next to a fighter counted 2 m away (and so its nearest enemy)
     "vs_distance": ("candidate_vs", "candidates"),
+    # a ranged attack at exactly a range band's limit gets the next band's modifier
+    "preview_range": ("candidates",),
 }
 
 
@@ -98,13 +104,14 @@ def fault(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 def test_the_core_writes_the_python_encoders_bytes() -> None:
-    compared, found = _games(GAMES)
+    compared, found, previewed = _games(GAMES)
     assert compared > 2_000
+    assert previewed > 3_000, previewed  # the previews are the core's (3,468 when written)
     assert not found, "\n".join(line for _, line in found[:10])
 
 
 def test_a_planted_difference_is_caught(fault: str) -> None:
-    _, found = _games(GAMES)
+    _, found, _ = _games(GAMES)
     assert found
     assert {key for key, _ in found} <= set(PLANTED[fault])
 

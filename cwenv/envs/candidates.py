@@ -11,7 +11,8 @@ says what the action is and what it would do, in numbers the engine computes its
   cover against every entity row and the distance to it (``candidate_vs``, C01/C02 via
   ``terrain_cover``: FULL where sight is blocked), summarised over the standing enemies;
 * the odds: exact success and hit chances, expected QS and damage of an attack
-  (:func:`cwenv.engine.preview.preview_attack`, A01–A06, D01/D02), the Mumm it costs (M01–M09).
+  (:func:`cwenv.engine.preview.preview_attack`, A01–A06, D01/D02; natively under the native
+  engine, :mod:`cwenv.envs.previews_core`), the Mumm it costs (M01–M09).
 
 Rows past the legal count are zero with ``candidate_mask`` 0. A decision with more than K
 legal actions raises :class:`~cwenv.envs.errors.EncodingError`: no action is dropped.
@@ -137,7 +138,9 @@ class CandidateEncoder:
         odds = self.native.candidates(c, decider, rows, legal, (feats, kind, target, vs))
         if odds is None:
             odds = self._reference(c, decider, rows, legal, feats, kind, target, vs)
-        self._previews(c, legal, v, odds)
+            self._previews(c, legal, v, odds)
+        elif odds and not self.native.previews(c, legal, feats, odds):
+            self._previews(c, legal, v, odds)
         np.clip(v, self._low[:n], self._high[:n], out=v)
         return feats, kind, target, vs, mask
 

@@ -3,13 +3,13 @@
 Under the native engine encoding 2's entity rows, global row and coarse map are computed
 by the core (``_core.Encoder2``, src/encode2.hpp), and so are the candidates' standpoints
 (their cover and distance against every entity row, and the summary over the standing
-enemies), from the Kampfrunde state that :mod:`cwenv.engine.offers_core` compiles per
-game, written straight into the numpy arrays; ``CWENV_ENGINE=python`` (or a combat the
-core cannot take) keeps :mod:`cwenv.envs.entities` and :mod:`cwenv.envs.candidates`,
-which stay the statement of the encoding (tests/test_native_encoder.py checks both write
-the same bytes). What the Kampfrunde
-state lacks, the encoder's static tables (:class:`~cwenv.envs.tables.GameTables`), is
-handed over once per game.
+enemies) and the attacks' previews (:mod:`cwenv.envs.previews_core`), from the
+Kampfrunde state that :mod:`cwenv.engine.offers_core` compiles per game, written straight
+into the numpy arrays; ``CWENV_ENGINE=python`` (or a combat the core cannot take) keeps
+:mod:`cwenv.envs.entities` and :mod:`cwenv.envs.candidates`, which stay the statement of
+the encoding (tests/test_native_encoder.py checks both write the same bytes). What the
+Kampfrunde state lacks, the encoder's static tables
+(:class:`~cwenv.envs.tables.GameTables`), is handed over once per game.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from cwenv.engine.offers_core import kampf_of
 from cwenv.engine.payloads import AttackPrompt
 from cwenv.envs.capacity import MAX_CONDITIONS, MAX_WEAPONS
 from cwenv.envs.observe import _context_fighter
+from cwenv.envs.previews_core import NativePreviews
 from cwenv.envs.tables import F32, SCALE_MAP, GameTables
 
 if TYPE_CHECKING:
@@ -70,6 +71,8 @@ class NativeEncoder:
         self._built: tuple[ModuleType | None, Kampf | None, Encoder2 | None] = (None, None, None)
         self.answered = 0  # calls the core answered (the tests check it is not the reference)
         self.enabled = True  # False: always the reference (the tests' and benchmarks' twin)
+        self.previews_enabled = True  # False: the previews in Python (the benchmarks' twin)
+        self._previews = NativePreviews()
 
     def encoder(self, c: Combat) -> Encoder2 | None:
         """The native encoder for ``c``; None where the reference must encode (the Python
@@ -156,3 +159,16 @@ class NativeEncoder:
         odds = enc.candidates(c, decider, list(rows), legal, feats, kind, target, vs)
         self.answered += odds is not None
         return odds
+
+    @property
+    def previews_answered(self) -> int:
+        """Candidates whose previews the core wrote (the tests check it is not Python)."""
+        return self._previews.answered
+
+    def previews(self, c: Combat, legal: Sequence[Action], feats: F32, odds: list[int]) -> bool:
+        """candidates.py ``_previews`` natively (src/previews2.cpp, previews_core.py) into
+        ``feats``; False where Python must preview (nothing written)."""
+        enc = self.encoder(c)
+        if enc is None or not self.previews_enabled:
+            return False
+        return self._previews.fill(enc, c, legal, feats, odds)
