@@ -121,3 +121,40 @@ def test_the_python_engine_never_asks_the_core() -> None:
         game = cases.case_of(0, "mixed").game("python")
         c = game.new_combat(1)
         assert encode_core.NativeEncoder(Session2(game).tables, 16).encoder(c) is None
+
+
+def test_a_disarmed_attackers_previews_are_the_python_ones() -> None:
+    """K01's −2 for a disarmed NSC, which random play rarely reaches: the decider made
+    disarmed at every decision with attacks to preview, the core's candidate rows (its
+    previews, not Python's) the Python encoder's bytes."""
+    compared = 0
+    with engine_as("native"):
+        for index in range(6):
+            case = cases.case_of(index, "mixed")
+            game = case.game("native")
+            session = Session2(game)
+            reference = CandidateEncoder(session.tables, session.k)
+            reference.native.enabled = False
+            c = game.new_combat(case.seed)
+            rng = random.Random(case.seed)
+            for step in range(STEPS):
+                if c.outcome is not None or c.decision is None:
+                    break
+                legal = c.legal_actions()
+                odds = sum(a.kind in ODDS for a in legal)
+                me = c.fighters[c.decision.fighter]
+                if odds and not me.disarmed:
+                    rows = entity_rows(session.slots, me.idx)
+                    before = session.candidates.native.previews_answered
+                    me.disarmed = True
+                    try:
+                        native = session.candidates.encode(c, me.idx, rows, legal)
+                        expected = reference.encode(c, me.idx, rows, legal)
+                    finally:
+                        me.disarmed = False
+                    assert session.candidates.native.previews_answered == before + odds
+                    for a, b in zip(native, expected, strict=True):
+                        assert a.tobytes() == b.tobytes(), f"game {index} step {step}"
+                    compared += 1
+                c.apply(legal[rng.randrange(len(legal))])
+    assert compared > 100, compared
