@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -20,3 +20,13 @@ def _engine_left_as_found() -> Iterator[None]:
     if after != before:
         los.use_engine(before)
         pytest.fail(f"the test left the engine {after!r}; it found {before!r}", pytrace=False)
+
+
+@pytest.fixture
+def fault() -> Iterator[Callable[[str], None]]:
+    """Plants a fault in the native core (src/faults.hpp) for one test and turns it off
+    afterwards, even when the test fails."""
+    from cwenv import _core
+
+    yield _core._fault
+    _core._faults_off()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -90,13 +90,6 @@ def _games(count: int) -> Counter[str]:
     return seen
 
 
-@pytest.fixture
-def fault() -> Iterator[None]:
-    _core._fault("living_cover_tie")  # on a tie the creature nearer the attacker covers
-    yield
-    _core._faults_off()
-
-
 def test_the_core_answers_cover_against_as_cover_py() -> None:
     seen = _games(GAMES)
     for branch in ("level NONE", "level HALF", "level THREE_QUARTER", "level FULL"):
@@ -104,6 +97,7 @@ def test_the_core_answers_cover_against_as_cover_py() -> None:
     assert seen["melee living"] > 0 and seen["ranged living"] > 0, seen
 
 
-def test_a_planted_difference_is_caught(fault: None) -> None:
+def test_a_planted_difference_is_caught(fault: Callable[[str], None]) -> None:
+    fault("living_cover_tie")  # on a tie the creature nearer the attacker covers
     with pytest.raises(AssertionError, match="native"):
         _games(GAMES)

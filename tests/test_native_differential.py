@@ -12,7 +12,7 @@ within a few games, the divergence naming the game, its seed and step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
@@ -75,15 +75,6 @@ def test_the_command_reports_its_figures(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     assert "2 games, 60 steps (legal lists and events compared)" in out
     assert "no divergence in games 7..8 of mixed" in out
-
-
-@pytest.fixture
-def fault() -> Iterator[Callable[[str], None]]:
-    """Plants a fault for one test and turns it off afterwards, even when the test fails."""
-    from cwenv import _core
-
-    yield _core._fault
-    _core._faults_off()
 
 
 def _first_divergence(games: int, play: Play) -> Divergence:

@@ -5,7 +5,7 @@ differing answer; with it turned off they pass (those files' own runs)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
@@ -18,13 +18,6 @@ from tests.native_maps import all_maps
 @pytest.fixture(scope="module")
 def maps() -> list[tuple[str, BattleMap]]:
     return list(all_maps())
-
-
-@pytest.fixture
-def fault() -> Iterator[Callable[[str], None]]:
-    """Plants a fault for one test and turns it off afterwards, even when the test fails."""
-    yield _core._fault
-    _core._faults_off()
 
 
 def test_an_unknown_fault_is_refused() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -101,27 +101,6 @@ def _games(count: int) -> tuple[int, Counter[ActionKind | str]]:
     return total, seen
 
 
-@pytest.fixture
-def fault() -> Iterator[None]:
-    _core._fault("melee_reach_edge")  # a melee strike at exactly its reach is refused
-    yield
-    _core._faults_off()
-
-
-@pytest.fixture
-def guard_fault() -> Iterator[None]:
-    _core._fault("guard_reach")  # every Blockade guard reaches a metre further
-    yield
-    _core._faults_off()
-
-
-@pytest.fixture
-def extra_fault() -> Iterator[None]:
-    _core._fault("extra_action_twice")  # M07 offered again after it was taken this round
-    yield
-    _core._faults_off()
-
-
 def test_every_turn_decision_lists_the_reference_handlungen() -> None:
     compared, seen = _games(GAMES)
     assert compared > 10_000, compared  # 11,444 at the time of writing
@@ -155,25 +134,33 @@ def test_every_turn_decision_lists_the_reference_handlungen() -> None:
     assert seen[CLIMB] >= 20, seen[CLIMB]  # 32 partial climbs at the time of writing
 
 
-def test_a_planted_difference_is_caught(fault: None) -> None:
+def test_a_planted_difference_is_caught(fault: Callable[[str], None]) -> None:
+    fault("melee_reach_edge")  # a melee strike at exactly its reach is refused
     with pytest.raises(AssertionError, match=r"native \[.*\] != reference") as failure:
         _games(GAMES)
     assert "ATTACK" in str(failure.value), failure.value
 
 
-def test_a_planted_difference_in_the_movement_inputs_is_caught(guard_fault: None) -> None:
+def test_a_planted_difference_in_the_movement_inputs_is_caught(
+    fault: Callable[[str], None],
+) -> None:
+    fault("guard_reach")  # every Blockade guard reaches a metre further
     with pytest.raises(AssertionError, match=r"step \d+: routes") as failure:
         _games(GAMES)
     assert "provocations=" in str(failure.value), failure.value
 
 
-def test_a_planted_difference_in_the_turn_tail_is_caught(extra_fault: None) -> None:
+def test_a_planted_difference_in_the_turn_tail_is_caught(fault: Callable[[str], None]) -> None:
+    fault("extra_action_twice")  # M07 offered again after it was taken this round
     with pytest.raises(AssertionError, match=r"turn_actions \[") as failure:
         _games(GAMES)
     assert "MUMM_EXTRA_ACTION" in str(failure.value), failure.value
 
 
-def test_the_differential_test_catches_the_planted_difference(fault: None) -> None:
+def test_the_differential_test_catches_the_planted_difference(
+    fault: Callable[[str], None],
+) -> None:
+    fault("melee_reach_edge")
     from cwenv.native.differential import DivergenceError, Play, play_case
 
     with pytest.raises(DivergenceError) as failure:
