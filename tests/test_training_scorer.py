@@ -194,6 +194,31 @@ def test_a_yaml_of_a_held_out_generated_seed_is_refused(tmp_path: Path) -> None:
         load_training_config(path)
 
 
+def test_a_renamed_yaml_of_a_held_out_generated_seed_is_refused(tmp_path: Path) -> None:
+    """A generated fight of the held-out range saved with another scenario name (so its
+    name no longer says the seed) is still that fight: refused by its fingerprint, naming
+    the seed and the held-out range. Another seed's fight outside the range is not."""
+    from cwenv.content.generate import generate_yaml
+
+    def renamed(seed: int) -> Path:
+        data = yaml.safe_load(generate_yaml(seed))
+        data["name"] = "Mein Zufall"
+        fight = tmp_path / f"mein-{seed}.yaml"
+        fight.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+        return fight
+
+    fight = renamed(1_000_013)
+    assert load_scenario(str(fight)).name == "Mein Zufall"
+    path = _config(tmp_path, pool={"scenarios": ["duell", str(fight)]})
+    with pytest.raises(ConfigError) as caught:
+        load_training_config(path)
+    assert (
+        f"pool.scenarios.1: '{fight}' is a copy of the held-out 'generated:1000013' "
+        "(held_out.generated generated:1000000…1000199)"
+    ) in str(caught.value)
+    load_training_config(_config(tmp_path, pool={"scenarios": ["duell", str(renamed(5))]}))
+
+
 def _boss_copy(folder: Path, **changes: Any) -> Path:
     """configs/scenarios/boss.yaml saved elsewhere with ``changes`` to its top level."""
     data = yaml.safe_load((ROOT / "configs" / "scenarios" / "boss.yaml").read_text("utf-8"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -108,11 +109,29 @@ def fight_fingerprint(game: Game) -> str:
     return content_hash({"map": field, "fighters": fighters}, 16)
 
 
+FINGERPRINTED_RANGE = 5000
+"""Held-out generated seeds fingerprinted for a YAML file in the pool (~40 ms a seed)."""
+
+
+@lru_cache(maxsize=4)
+def range_prints(first: int, count: int) -> dict[str, int]:
+    """The fingerprint of every default-generated fight ``first`` … ``first+count-1`` (the
+    first seed of each): a file of the pool that matches one is a held-out fight under an
+    edited name. Rule options are not part of a fingerprint, so none are applied."""
+    prints: dict[str, int] = {}
+    for seed in range(first, first + min(count, FINGERPRINTED_RANGE)):
+        prints.setdefault(fight_fingerprint(load_ref(f"{GENERATED}{seed}")), seed)
+    return prints
+
+
 def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[Any, str]]:
     """``(field path, message)`` for every pool entry that is held out: names compared as
     written and as loaded (a path to a held-out scenario's file is caught too), the loaded
-    fight by :func:`fight_fingerprint` (a renamed or re-described copy is caught), and seeds
-    of the held-out range and of ``generated:SEED`` among the held-out scenarios alike."""
+    fight by :func:`fight_fingerprint` (a renamed or re-described copy is caught, of a
+    held-out scenario and, for a YAML file of the pool, of the first
+    :data:`FINGERPRINTED_RANGE` seeds of the held-out range), and seeds of the held-out
+    range and of ``generated:SEED`` among the held-out scenarios alike."""
+    from cwenv.content import list_scenarios
     from cwenv.content.generate import seed_in_name
 
     out: list[tuple[Any, str]] = []
@@ -133,6 +152,7 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
             game = load_ref(ref, rules)
             held_names[game.name] = ref
             held_prints.setdefault(fight_fingerprint(game), (j, ref))
+    held_gen_label = held_gen.label() if held_gen is not None else ""
     inside = sorted(s for s in held_seeds if gen is not None and gen.first <= s < gen.stop)
     if gen is not None and inside:
         out.append(
@@ -166,14 +186,21 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
             if hit is None and seed is not None and held_seed(seed):
                 hit = f"generated:{seed}"
             if hit is None:
-                copied = held_prints.get(fight_fingerprint(game))
+                print_ = fight_fingerprint(game)
+                copied = held_prints.get(print_)
+                if copied is None and held_gen is not None and ref not in list_scenarios():
+                    # a file, not a shipped name: it may be a generated fight renamed
+                    seed = range_prints(held_gen.first, held_gen.count).get(print_)
+                    if seed is not None:
+                        copied = (-1, f"{GENERATED}{seed}")
         if hit is not None:
             out.append((("pool", "scenarios", i), f"{ref!r} is held out (as {hit!r})"))
         elif copied is not None:
             j, original = copied
+            where = f"held_out.scenarios.{j}" if j >= 0 else f"held_out.generated {held_gen_label}"
             out.append((
                 ("pool", "scenarios", i),
-                f"{ref!r} is a copy of the held-out {original!r} (held_out.scenarios.{j}): "
+                f"{ref!r} is a copy of the held-out {original!r} ({where}): "
                 "the same map, fighters and starting cells under other names",
             ))  # fmt: skip
     return out
