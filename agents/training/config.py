@@ -155,6 +155,30 @@ class HeldOut(BaseModel):
     )
 
 
+class Imitation(BaseModel):
+    """Encoding 2: behaviour cloning before PPO (:mod:`agents.training.imitation`). A fresh
+    run first plays ``games`` games of its pool with a teacher in the learner's seat against
+    ``opponents``, fits the scorer's actor to the teacher's choices (cross-entropy) and its
+    value head to the returns, and saves that as checkpoint 0, from which PPO continues."""
+
+    model_config = _STRICT
+
+    teachers: list[LeagueMember] = Field(min_length=1, max_length=100)
+    # best: per fight and seat the teacher winning most of ``trials`` games each (cached
+    # per fight); drawn: a teacher drawn by weight every game
+    select: Literal["drawn", "best"] = "drawn"
+    trials: int = Field(10, ge=1, le=10_000)
+    opponents: list[LeagueMember] | None = Field(None, min_length=1, max_length=100)
+    games: int = Field(gt=0, le=1_000_000)
+    wins_only: bool = False  # record only the games the teacher won
+    held_aside: Finite = Field(0.1, ge=0, lt=1)  # share of games kept for the agreement
+    epochs: int = Field(6, ge=1, le=1000)
+    batch_size: int = Field(256, ge=1, le=65_536)
+    learning_rate: Finite = Field(1e-3, gt=0, le=1)
+    value_coef: Finite = Field(0.5, ge=0, le=1e3)  # 0: the actor alone
+    seed: int = Field(600_000, ge=0, lt=2**31)
+
+
 class ScorerNet(BaseModel):
     """Encoding 2: the candidate scorer's sizes (:mod:`agents.policy.scorer`) and K."""
 
@@ -198,6 +222,7 @@ class TrainingConfig(BaseModel):
     pool: Pool | None = None
     held_out: HeldOut = Field(default_factory=HeldOut)
     scorer: ScorerNet = Field(default_factory=ScorerNet)
+    imitation: Imitation | None = None
     league: League = Field(default_factory=League)
     evaluation: Evaluation = Field(default_factory=Evaluation)
 
@@ -225,7 +250,7 @@ class TrainingConfig(BaseModel):
 
 _MLP_ONLY = ("move_radius", "drag_radius")
 _MLP_HYPER = ("net_arch", "activation")
-_SCORER_ONLY = ("pool", "held_out", "scorer")
+_SCORER_ONLY = ("pool", "held_out", "scorer", "imitation")
 
 
 def _encoding_issues(cfg: TrainingConfig, where: Origin) -> list[Any]:
@@ -250,6 +275,10 @@ def _encoding_issues(cfg: TrainingConfig, where: Origin) -> list[Any]:
         for name in _MLP_HYPER
         if name in cfg.hyperparams.model_fields_set
     ]
+    if cfg.imitation is not None and cfg.init_policy is not None:
+        issues.append(
+            where.issue(("imitation",), "init_policy starts the scorer already; choose one")
+        )
     pool = cfg.pool
     if pool is not None:
         if not pool.scenarios and pool.generated is None:

@@ -24,6 +24,7 @@ import numpy as np
 
 from agents.training.config import HeldOut, Pool, TrainingConfig
 from cwenv.engine.game import Game
+from cwenv.engine.state import Combat
 from cwenv.envs.encoding2 import DEFAULT_K
 from cwenv.envs.env2 import KampfrundeEnv2, observation_space2
 from cwenv.envs.game_encoder import SEED_BOUND, resolve_game
@@ -311,6 +312,13 @@ class PoolEnv(gym.Env[dict[str, Any], np.int64]):
             raise RuntimeError("call reset() first")
         obs, reward, terminated, truncated, info = self._env.step(action)
         return obs, reward, terminated, truncated, self._tag(info)
+
+    @property
+    def combat(self) -> Combat:
+        """The running combat of this episode's fight (read it, do not change it)."""
+        if self._env is None:
+            raise RuntimeError("call reset() first")
+        return self._env.combat
 
     def action_masks(self) -> np.ndarray:
         if self._env is None:

@@ -164,5 +164,10 @@ def check_references(cfg: TrainingConfig, where: Origin) -> None:
         issues.extend(_check_agent(member.agent, game, ("league", "members", i, "agent"), where))
     for i, spec in enumerate(cfg.evaluation.opponents):
         issues.extend(_check_agent(spec, game, ("evaluation", "opponents", i), where))
+    if cfg.imitation is not None:
+        imit = cfg.imitation
+        for key, members in (("teachers", imit.teachers), ("opponents", imit.opponents or [])):
+            for i, m in enumerate(members):
+                issues.extend(_check_agent(m.agent, game, ("imitation", key, i, "agent"), where))
     issues.extend(_check_init_policy(cfg, where))
     issues.raise_if_any()

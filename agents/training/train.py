@@ -335,6 +335,10 @@ def train(
             shutil.rmtree(run, ignore_errors=True)
         raise
     try:
+        if ckpt is None and cfg.imitation is not None:  # a fresh run clones its teacher first
+            from agents.training.imitation_fit import imitate
+
+            ckpt = imitate(model, cfg, run, progress)
         history = None
         if cfg.encoding == 2:
             from agents.training.scorer_run import run_history
