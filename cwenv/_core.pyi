@@ -95,6 +95,18 @@ class Kampf:
         slow_cost: int,
         geometry: int,
     ) -> tuple[list[Action], Routes | None, Routes | None] | None: ...
+    # The state kept across calls from the events (src/sync.hpp, cwenv/engine/sync_core.py).
+    def sync_tables(
+        self,
+        classes: list[type],
+        labels: dict[str, int],
+        rules: tuple[bool, bool, bool, int, int],
+        extra_action: object,
+    ) -> None: ...
+    def sync_check(self, combat: Combat) -> str | None: ...
+    sync_on: bool
+    @property
+    def sync_counts(self) -> tuple[int, int, int, int, int, str]: ...
     @property
     def state_bytes(self) -> int: ...
 

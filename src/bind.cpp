@@ -181,10 +181,11 @@ void PlantFault(const std::string& name) {
   else if (name == "guard_reach") cwenv::g_fault = cwenv::Fault::kGuardReach;
   else if (name == "extra_action_twice") cwenv::g_fault = cwenv::Fault::kExtraActionTwice;
   else if (name == "living_cover_tie") cwenv::g_fault = cwenv::Fault::kLivingCoverTie;
+  else if (name == "sync_lp") cwenv::g_fault = cwenv::Fault::kSyncLp;
   else
     throw std::invalid_argument("unknown fault " + name +
                                 "; choose provocation_tie, cover_level, melee_reach_edge, "
-                                "guard_reach, extra_action_twice or living_cover_tie");
+                                "guard_reach, extra_action_twice, living_cover_tie or sync_lp");
 }
 
 nb::list Dests(const Routes& routes) {
@@ -267,7 +268,7 @@ NB_MODULE(_core, m) {
 
   m.def("_fault", &PlantFault, nb::arg("name"),
         "Test only: plant one deviation from the reference (provocation_tie, cover_level, "
-        "melee_reach_edge, guard_reach, extra_action_twice, living_cover_tie).");
+        "melee_reach_edge, guard_reach, extra_action_twice, living_cover_tie, sync_lp).");
   m.def("_faults_off", [] { cwenv::g_fault = cwenv::Fault::kNone; },
         "Test only: the core answers as the reference again.");
 

@@ -1,6 +1,6 @@
 // The Python face of the Kampfrunde state (kampf.hpp): _core.Kampf, a compiled game
-// description with one combat's state, filled from a Python Combat by Import before each
-// native legality call. Only conversions live here; the rules are in legality.cpp.
+// description with one combat's state, imported from a Python Combat once and kept up to
+// date from its events (sync.hpp) before each native call. Only conversions live here; the rules are in legality.cpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -16,6 +16,7 @@
 #include "kampf.hpp"
 #include "los.hpp"
 #include "paths.hpp"
+#include "sync.hpp"
 
 namespace nb = nanobind;
 using namespace cwenv::kampf;
@@ -72,15 +73,6 @@ bool Ints(nb::handle list, std::array<int, K>& out, int expected) {
   return true;
 }
 
-bool Bytes(nb::handle buffer, std::vector<std::uint8_t>& out, std::size_t size) {
-  PyObject* b = buffer.ptr();
-  if (!PyByteArray_Check(b) || static_cast<std::size_t>(PyByteArray_GET_SIZE(b)) != size)
-    return false;
-  out.resize(size);
-  std::memcpy(out.data(), PyByteArray_AS_STRING(b), size);
-  return true;
-}
-
 using WeaponRow = std::tuple<bool, int, std::vector<std::tuple<int, int>>, int, int, int>;
 using HackRow = std::tuple<int, int, int>;
 using SpecRow = std::tuple<int, int, bool, int, int, std::vector<WeaponRow>, std::vector<HackRow>,
@@ -115,7 +107,7 @@ Spec MakeSpec(const SpecRow& row) {
 
 // One game's description, the state of the combat last imported, and the Action objects
 // handed out so far (immutable values, shared like turn.py's move_actions).
-class Kampf {
+class Kampf final : public StateSource {
  public:
   Kampf(nb::object lines, int width, int height, const nb::bytes& terrain,
         const std::vector<int>& elevation, const std::vector<SpecRow>& specs, const OptionsRow& options,
@@ -158,35 +150,16 @@ class Kampf {
     for (nb::handle h : kinds) kinds_.push_back(nb::borrow(h));
   }
 
-  // Fills the state from a Python Combat (and, given, its turn frame's numbers); false
-  // when the combat is not this game's (another stat block, too many items), so the
-  // caller asks the reference instead.
+  // Fills the state from a Python Combat (and, given, its turn frame's numbers): brought up
+  // to date from the events since the last call on the same combat (sync.hpp), else
+  // imported whole; false when the combat is not this game's (another stat block, too
+  // many items), so the caller asks the reference instead.
   bool Import(nb::handle combat, nb::handle turn) {
-    const Names& n = N();
-    const nb::object fighters = Get(combat, n.fighters);
-    PyObject* fl = fighters.ptr();
-    if (!PyList_Check(fl) || PyList_GET_SIZE(fl) != static_cast<Py_ssize_t>(specs_.size()))
-      return false;
-    const std::size_t cells = g_.terrain.size();
-    s_.fighters.resize(specs_.size());
-    for (std::size_t i = 0; i < specs_.size(); ++i)
-      if (!ImportFighter(PyList_GET_ITEM(fl, i), i)) return false;
-    s_.occupant.assign(cells, -1);
-    const nb::object occupant = Get(combat, n.occupant);
-    if (!PyDict_Check(occupant.ptr())) return false;
-    PyObject *key, *value;
-    Py_ssize_t at = 0;
-    while (PyDict_Next(occupant.ptr(), &at, &key, &value)) {
-      const long long cell = Int(key), idx = Int(value);
-      if (cell < 0 || cell >= static_cast<long long>(cells) || idx < 0 ||
-          idx >= static_cast<long long>(specs_.size()))
-        return false;
-      s_.occupant[cell] = static_cast<std::int16_t>(idx);
-    }
-    s_.any_occupant = PyDict_GET_SIZE(occupant.ptr()) > 0;
-    if (!Bytes(Get(combat, n.opaque), s_.opaque, cells) || !Bytes(Get(combat, n.solid), s_.solid, cells))
+    if (!(sync_on && sync.configured() ? sync.Sync(combat, *this, s_, g_.width)
+                                        : ImportAll(combat)))
       return false;
     if (!turn.is_none()) {
+      const Names& n = N();
       TurnNumbers& t = s_.turn;
       t.handlungen = static_cast<int>(Int(turn, n.handlungen));
       t.grants = static_cast<int>(Int(turn, n.grants));
@@ -197,6 +170,41 @@ class Kampf {
     }
     return true;
   }
+
+  bool ImportAll(nb::handle combat) override {
+    const nb::object fighters = Get(combat, N().fighters);
+    PyObject* fl = fighters.ptr();
+    if (!PyList_Check(fl) || PyList_GET_SIZE(fl) != static_cast<Py_ssize_t>(specs_.size()))
+      return false;
+    s_.fighters.resize(specs_.size());
+    for (std::size_t i = 0; i < specs_.size(); ++i)
+      if (!ImportFighter(PyList_GET_ITEM(fl, i), i)) return false;
+    return ImportOccupant(combat) && ImportDoors(combat);
+  }
+
+  bool ImportOccupant(nb::handle combat) override {
+    return ReadOccupant(Get(combat, N().occupant), g_.terrain.size(), specs_.size(), s_,
+                        filled_);
+  }
+
+  bool ImportDoors(nb::handle combat) override {
+    const std::size_t cells = g_.terrain.size();
+    return ReadCells(Get(combat, N().opaque), s_.opaque, cells) &&
+           ReadCells(Get(combat, N().solid), s_.solid, cells);
+  }
+
+  // The equality gate (tests/test_native_state_sync.py): the state brought up to date,
+  // against a fresh import of the whole combat, the first differing field ("" when none);
+  // None when the combat is not this game's. The fresh import is kept.
+  nb::object SyncCheck(nb::handle combat) {
+    if (!Import(combat, nb::none())) return nb::none();
+    const State kept = s_;
+    if (!ImportAll(combat)) return nb::none();
+    return nb::str(FirstDifference(g_, kept, s_).c_str());
+  }
+
+  EventSync sync;  // the events applied so far (sync.hpp)
+  bool sync_on = true;  // false: every call imports the whole combat (the benchmarks' twin)
 
   // offers.py handlung_actions natively: the Action list, or None when Import refused.
   nb::object HandlungActions(nb::handle combat, int fighter) {
@@ -252,7 +260,7 @@ class Kampf {
   }
 
  private:
-  bool ImportFighter(nb::handle h, std::size_t i) {
+  bool ImportFighter(nb::handle h, std::size_t i) override {
     const Names& n = N();
     if (Get(h, n.spec).ptr() != specs_[i].ptr()) return false;
     const Spec& spec = g_.specs[i];
@@ -334,6 +342,7 @@ class Kampf {
   std::vector<nb::object> specs_, kinds_;
   GameDesc g_;
   State s_;
+  std::vector<int> filled_;  // the cells ImportOccupant gave an occupant
   MoveInputs inputs_;
   TurnAnswer answer_;
   std::vector<Act> acts_;
@@ -353,7 +362,7 @@ bool LoadKampf(nb::handle kampf, nb::handle combat, KampfView& out) {
 }
 
 void BindKampf(nb::module_& m) {
-  nb::class_<Kampf>(m, "Kampf",
+  auto kampf = nb::class_<Kampf>(m, "Kampf",
                     "A compiled game description and one combat's state (src/kampf.hpp); "
                     "cwenv/engine/offers_core.py builds it once per Game.")
       .def(nb::init<nb::object, int, int, const nb::bytes&, const std::vector<int>&,
@@ -379,4 +388,5 @@ void BindKampf(nb::module_& m) {
            "combat is not this game's.")
       .def_prop_ro("state_bytes", &Kampf::state_bytes,
                    "Bytes of the combat state last loaded (event log and frames excluded).");
+  BindSync(kampf);
 }

@@ -14,6 +14,7 @@ enum class Fault {
   kGuardReach,      // kampf::MoveInputsOf: every Blockade guard reaches one metre further
   kExtraActionTwice,  // kampf::TurnActions offers M07 again after it was taken this round
   kLivingCoverTie,  // kampf::CoverAgainst: on a tie the creature nearer the attacker covers
+  kSyncLp,  // kampf::EventSync: an LPChanged leaves the fighter its LP before the change
 };
 
 inline Fault g_fault = Fault::kNone;

@@ -147,11 +147,13 @@ def test_a_disarmed_attackers_previews_are_the_python_ones() -> None:
                     rows = entity_rows(session.slots, me.idx)
                     before = session.candidates.native.previews_answered
                     me.disarmed = True
+                    c.refresh_legal()  # a direct edit: the core's kept state imports anew
                     try:
                         native = session.candidates.encode(c, me.idx, rows, legal)
                         expected = reference.encode(c, me.idx, rows, legal)
                     finally:
                         me.disarmed = False
+                        c.refresh_legal()
                     assert session.candidates.native.previews_answered == before + odds
                     for a, b in zip(native, expected, strict=True):
                         assert a.tobytes() == b.tobytes(), f"game {index} step {step}"

@@ -26,6 +26,7 @@ from cwenv.battlemap.paths_core import GEOMETRIES, native_moves
 from cwenv.battlemap.steps import has_difficult_terrain
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.movement import FIRE_ZEHREND, profile_for
+from cwenv.engine.sync_core import sync_tables
 from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE, _angeschlagen_shake_limit
 from cwenv.engine.tables.maneuvers import (
     MANEUVERS,
@@ -170,6 +171,7 @@ def compile_game(core: ModuleType, game: Game) -> Kampf:
         ItemKind.HEAL,
         FIRE_ZEHREND,
     )
+    sync_tables(kampf, game.options)
     return kampf
 
 

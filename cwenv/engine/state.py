@@ -236,8 +236,8 @@ class Combat:
     def refresh_legal(self) -> None:
         """Forget the cached legal actions: call after editing fighters directly (tests, a
         GM's situation edits), so the next ``legal_actions()`` sees the change."""
-        self._legal = None
-        self._legal_set = None
+        self._legal = self._legal_set = None
+        self.__dict__.pop("_core_token", None)  # the native core imports anew (sync_core.py)
         self._forget_turn_legal()
 
     def _forget_turn_legal(self) -> None:

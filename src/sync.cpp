@@ -1,0 +1,365 @@
+// The Kampfrunde state brought up to date from the events (sync.hpp): one table entry per
+// event kind, the same state changes as the Python rule that emitted it.
+#include "sync.hpp"
+
+#include <nanobind/stl/string.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "faults.hpp"
+
+namespace cwenv::kampf {
+
+namespace {
+
+struct Names {
+  nb::object token, events, fighters, pos, fighter, after, before, condition, path, target,
+      attacker, spend, cost, left, name, history;
+};
+
+const Names& N() {
+  static const Names* names = [] {
+    auto s = [](const char* n) { return nb::steal(PyUnicode_InternFromString(n)); };
+    return new Names{s("_core_token"), s("events"), s("fighters"), s("pos"), s("fighter"),
+                     s("after"), s("before"), s("condition"), s("path"), s("target"),
+                     s("attacker"), s("spend"), s("cost"), s("left"), s("__name__"),
+                     s("history")};
+  }();
+  return *names;
+}
+
+nb::object Get(nb::handle o, const nb::object& name) {
+  PyObject* v = PyObject_GetAttr(o.ptr(), name.ptr());
+  if (!v) throw nb::python_error();
+  return nb::steal(v);
+}
+
+long long Int(PyObject* o) {
+  const long long v = PyLong_AsLongLong(o);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
+long long Int(nb::handle o, const nb::object& name) { return Int(Get(o, name).ptr()); }
+
+void ResetAim(Fighter& f) { f.aim_stacks = 0, f.aim_target = -1; }
+
+}  // namespace
+
+void EventSync::Configure(const nb::list& classes, nb::dict labels, const SyncRules& rules,
+                          nb::object extra_action_spend) {
+  if (nb::len(classes) != static_cast<std::size_t>(EventKind::kCount))
+    throw std::invalid_argument("one class per event kind of src/sync.hpp, in its order");
+  classes_owner_ = classes;
+  classes_.clear();
+  for (nb::handle h : classes) classes_.push_back(h.ptr());
+  labels_ = std::move(labels), rules_ = rules, extra_action_ = std::move(extra_action_spend);
+  configured_ = true;
+  Forget();
+}
+
+void EventSync::Dirty(long long fighter, const State& s) {
+  if (fighter >= 0 && fighter < static_cast<long long>(s.fighters.size()))
+    dirty_ |= std::uint64_t{1} << fighter;
+}
+
+bool EventSync::Sync(nb::handle combat, StateSource& src, State& s, int width) {
+  const Names& n = N();
+  ++counts.syncs;
+  PyObject* tok = nullptr;  // absent on a combat not imported yet: no AttributeError raised
+  if (_PyObject_LookupAttr(combat.ptr(), n.token.ptr(), &tok) < 0) throw nb::python_error();
+  const nb::object token = nb::steal(tok);
+  const nb::object events = Get(combat, n.events);
+  PyObject* el = events.ptr();
+  const bool list = PyList_Check(el);
+  const std::size_t len = list ? static_cast<std::size_t>(PyList_GET_SIZE(el)) : 0;
+  // A combat not played yet (no action applied) is being set up (tests, a GM's situation
+  // edit change fighters directly): imported whole until its first apply.
+  const nb::object history = Get(combat, n.history);
+  const bool played = !PyList_Check(history.ptr()) || PyList_GET_SIZE(history.ptr()) > 0;
+  bool ours = configured_ && list && played && token_.is_valid() &&
+              token.ptr() == token_.ptr() && len >= consumed_ &&
+              (consumed_ == 0 || PyList_GET_ITEM(el, consumed_ - 1) == last_.ptr());
+  dirty_ = 0, occupant_dirty_ = doors_dirty_ = false;
+  for (std::size_t i = consumed_; ours && i < len; ++i) {
+    PyObject* e = PyList_GET_ITEM(el, i);
+    std::size_t kind = 0;
+    while (kind < classes_.size() && classes_[kind] != reinterpret_cast<PyObject*>(Py_TYPE(e)))
+      ++kind;
+    if (kind == classes_.size()) {  // a kind the table lacks: never a stale state
+      ++counts.unknown;
+      last_unknown = nb::cast<std::string>(Get(reinterpret_cast<PyObject*>(Py_TYPE(e)), n.name));
+      ours = false;
+    } else {
+      ours = Apply(e, static_cast<EventKind>(kind), s, width);
+    }
+  }
+  if (!ours) {  // the whole state again, this combat's token on it
+    ++counts.full;
+    Forget();
+    if (!src.ImportAll(combat)) return false;
+    if (!configured_ || !list || !played) return true;
+    token_ = nb::steal(PyObject_CallNoArgs(reinterpret_cast<PyObject*>(&PyBaseObject_Type)));
+    if (!token_.is_valid() || PyObject_SetAttr(combat.ptr(), n.token.ptr(), token_.ptr()) < 0)
+      throw nb::python_error();
+  } else {
+    counts.events += static_cast<long long>(len - consumed_);
+    const nb::object fighters = Get(combat, n.fighters);
+    PyObject* fl = fighters.ptr();
+    if (!PyList_Check(fl) || PyList_GET_SIZE(fl) != static_cast<Py_ssize_t>(s.fighters.size()))
+      return Forget(), false;
+    for (std::size_t i = 0; i < s.fighters.size(); ++i) {
+      PyObject* h = PyList_GET_ITEM(fl, i);
+      // Not event-carried: announced help is used up when the helped check begins
+      // (helping.py help_frame), and the aim when a shot is planned (attack.py, X03), a
+      // decision or more before an event says so (a prompt to the target, a Mumm spend).
+      const Fighter& was = s.fighters[i];
+      if (dirty_ >> i & 1 || was.helpers || (attacking_ >> i & 1 && was.aim_stacks)) {
+        ++counts.rereads;
+        if (!src.ImportFighter(h, i)) return Forget(), false;
+        occupant_dirty_ = true;
+        continue;
+      }
+      // Not event-carried: a mover's cells before its Moved event (MoveFrame stops for a
+      // Blockadeangriff prompt on the way); every move lets a climber go (move_fighter).
+      Fighter& f = s.fighters[i];
+      const int pos = static_cast<int>(Int(h, n.pos));
+      if (pos != f.pos) f.pos = pos, LetGo(f), occupant_dirty_ = true;
+    }
+    if (occupant_dirty_ && !src.ImportOccupant(combat)) return Forget(), false;
+    if (doors_dirty_ && !src.ImportDoors(combat)) return Forget(), false;
+  }
+  consumed_ = len;
+  last_ = len ? nb::borrow(PyList_GET_ITEM(el, len - 1)) : nb::none();
+  return true;
+}
+
+// One event's change of the state (the rule that emitted it named); false when the event
+// does not fit the state (the caller imports it whole).
+bool EventSync::Apply(nb::handle e, EventKind kind, State& s, int width) {
+  const Names& n = N();
+  const long long count = static_cast<long long>(s.fighters.size());
+  auto fighter = [&](const nb::object& name) -> Fighter* {
+    const long long i = Int(e, name);
+    return i >= 0 && i < count ? &s.fighters[i] : nullptr;
+  };
+  switch (kind) {
+    case EventKind::kLPChanged: {  // damage.py LoseLPFrame, heal (D05-D08)
+      Fighter* f = fighter(n.fighter);
+      if (!f) return false;
+      f->lp = static_cast<int>(Int(e, g_fault == Fault::kSyncLp ? n.before : n.after));
+      return true;
+    }
+    case EventKind::kConditionGained:  // conditions.py gain_condition and its on_gain
+    case EventKind::kConditionLost: {  // conditions.py lose_condition
+      Fighter* f = fighter(n.fighter);
+      if (!f) return false;
+      PyObject* cond = PyDict_GetItemWithError(labels_.ptr(), Get(e, n.condition).ptr());
+      if (!cond) {  // Zehrend, or a narrated effect: re-read what it changed
+        if (PyErr_Occurred()) throw nb::python_error();
+        Dirty(Int(e, n.fighter), s);
+        return true;
+      }
+      const long long c = Int(cond);
+      if (kind == EventKind::kConditionLost) {
+        f->conditions &= ~(1u << c);
+        return true;
+      }
+      f->conditions |= 1u << c;
+      if (rules_.lets_go >> c & 1) LetGo(*f);
+      if (rules_.reread_on_gain >> c & 1) Dirty(Int(e, n.fighter), s);
+      return true;
+    }
+    case EventKind::kMoved: {  // movement.py MoveFrame._finish, a manoeuvre's drag (B01)
+      Fighter* f = fighter(n.fighter);
+      const nb::object path = Get(e, n.path);
+      if (!f || !PyTuple_Check(path.ptr()) || PyTuple_GET_SIZE(path.ptr()) == 0) return false;
+      PyObject* cell = PyTuple_GET_ITEM(path.ptr(), PyTuple_GET_SIZE(path.ptr()) - 1);
+      if (!PyTuple_Check(cell) || PyTuple_GET_SIZE(cell) != 2) return false;
+      const long long x = Int(PyTuple_GET_ITEM(cell, 0)), y = Int(PyTuple_GET_ITEM(cell, 1));
+      f->pos = static_cast<int>(y * width + x);
+      LetGo(*f);
+      occupant_dirty_ = true;
+      // X03 zielen_lost_on_move ends the aim of a MoveFrame's walk, not of a drag (K04)
+      if (rules_.zielen_lost_on_move && f->aim_stacks) Dirty(Int(e, n.fighter), s);
+      return true;
+    }
+    case EventKind::kInitiativeRolled: {  // roundflow.py: a new round's Mumm action (M07)
+      Fighter* f = fighter(n.fighter);
+      if (!f) return false;
+      f->extra_action_used = false;
+      return true;
+    }
+    case EventKind::kMummSpent: {  // checks.py spend_mumm (X10), turn.py M07
+      Fighter* f = fighter(n.fighter);
+      if (!f) return false;
+      f->mumm = static_cast<int>(Int(e, n.left));
+      if (f->Has(kEntmutigt)) f->mumm_max -= static_cast<int>(Int(e, n.cost));
+      if (Get(e, n.spend).ptr() == extra_action_.ptr()) f->extra_action_used = true;
+      return true;
+    }
+    case EventKind::kCheckRolled: {  // attack.py: the attack roll, the aim spent (X03)
+      Fighter* f = fighter(n.fighter);
+      if (!f) return false;
+      const long long i = Int(e, n.fighter);
+      if (attacking_ >> i & 1) Dirty(i, s), attacking_ &= ~(std::uint64_t{1} << i);
+      return true;
+    }
+    case EventKind::kHit: {  // attack.py: X03 zielen_lost_on_hit
+      Fighter* t = fighter(n.target);
+      if (!t) return false;
+      if (rules_.zielen_lost_on_hit && t->aim_stacks) ResetAim(*t);
+      return true;
+    }
+    case EventKind::kRoundEnded:  // roundflow.py _cleanup (P08, X03)
+      for (Fighter& f : s.fighters) {
+        f.helpers = 0;
+        if (rules_.zielen_lost_at_round_end) ResetAim(f);
+      }
+      return true;
+    // Not in the event's fields: the ammunition and upload spent and the aim used up by
+    // an attack (attack.py), the side effects of a status (X44 kampfunfähig is prone, the
+    // escaped leave the map), a table's, a fall's and a climb's changes: re-read.
+    case EventKind::kAttackDeclared: {
+      const long long i = Int(e, n.attacker);
+      if (i < 0 || i >= count) return false;
+      Dirty(i, s), attacking_ |= std::uint64_t{1} << i;
+      return true;
+    }
+    case EventKind::kStatusChanged:
+    case EventKind::kTableRolled:
+    case EventKind::kFell:
+    case EventKind::kClimbedPart:
+    case EventKind::kForcedMove:
+      Dirty(Int(e, n.fighter), s);
+      return true;
+    case EventKind::kActed:  // handlungen.py: each Handlung's own fields, a door's cells
+      Dirty(Int(e, n.fighter), s);
+      Dirty(Int(e, n.target), s);
+      doors_dirty_ = true;
+      return true;
+    // No state the core holds: reactions, initiative, rolls, narration.
+    case EventKind::kRoundStarted:
+    case EventKind::kTurnStarted:
+    case EventKind::kTurnEnded:
+    case EventKind::kResultKept:
+    case EventKind::kReactionUsed:
+    case EventKind::kAttackFailed:
+    case EventKind::kAttackRedirected:
+    case EventKind::kDefenceDeclined:
+    case EventKind::kAttackDefended:
+    case EventKind::kDamageRolled:
+    case EventKind::kDamageHalved:
+    case EventKind::kCombatEnded:
+      return true;
+    case EventKind::kCount:
+      break;
+  }
+  return false;
+}
+
+namespace {
+
+template <typename T>
+std::string Differ(const std::string& what, const T& a, const T& b) {
+  return a == b ? "" : what + ": " + std::to_string(a) + " != " + std::to_string(b);
+}
+
+template <std::size_t K>
+std::string DifferN(const std::string& what, const std::array<int, K>& a,
+                    const std::array<int, K>& b, int n) {
+  for (int i = 0; i < n; ++i)
+    if (a[i] != b[i]) return Differ(what + "[" + std::to_string(i) + "]", a[i], b[i]);
+  return "";
+}
+
+std::string FighterDifference(const Spec& spec, const Fighter& a, const Fighter& b) {
+  const std::string fields[] = {
+      Differ("pos", a.pos, b.pos), Differ("side", a.side, b.side), Differ("lp", a.lp, b.lp),
+      Differ("conditions", a.conditions, b.conditions), Differ("dead", a.dead, b.dead),
+      Differ("down", a.down, b.down), Differ("fled", a.fled, b.fled),
+      Differ("disarmed", a.disarmed, b.disarmed),
+      Differ("extra_action_used", a.extra_action_used, b.extra_action_used),
+      Differ("drawn", a.drawn, b.drawn), Differ("dropped", a.dropped, b.dropped),
+      Differ("jammed", a.jammed, b.jammed), Differ("aim_target", a.aim_target, b.aim_target),
+      Differ("aim_stacks", a.aim_stacks, b.aim_stacks), Differ("mumm", a.mumm, b.mumm),
+      DifferN("ammo", a.ammo, b.ammo, spec.n_weapons),
+      DifferN("reloads", a.reloads, b.reloads, spec.n_weapons),
+      DifferN("upload_progress", a.upload_progress, b.upload_progress, spec.n_hacks),
+      DifferN("cyber_uses", a.cyber_uses, b.cyber_uses, spec.n_cyber),
+      Differ("n_items", a.n_items, b.n_items), Differ("backpack", a.backpack, b.backpack),
+      Differ("helpers", a.helpers, b.helpers), Differ("climb_cell", a.climb_cell, b.climb_cell),
+      Differ("climb_height", a.climb_height, b.climb_height),
+      Differ("mumm_max", a.mumm_max, b.mumm_max), Differ("n_zehrend", a.n_zehrend, b.n_zehrend),
+      Differ("zehrend_fire", a.zehrend_fire, b.zehrend_fire),
+  };
+  for (const std::string& d : fields)
+    if (!d.empty()) return d;
+  for (int k = 0; k < a.n_items; ++k) {
+    const std::string item = "items[" + std::to_string(k) + "]";
+    if (std::string d = Differ(item + ".heal", a.items[k].heal, b.items[k].heal); !d.empty())
+      return d;
+    if (std::string d = Differ(item + ".condition", a.items[k].condition, b.items[k].condition);
+        !d.empty())
+      return d;
+  }
+  return "";
+}
+
+template <typename T>
+std::string CellsDifference(const std::string& what, const std::vector<T>& a,
+                            const std::vector<T>& b) {
+  if (a.size() != b.size()) return Differ(what + " cells", a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return Differ(what + "[" + std::to_string(i) + "]", +a[i], +b[i]);
+  return "";
+}
+
+}  // namespace
+
+std::string FirstDifference(const GameDesc& g, const State& a, const State& b) {
+  if (a.fighters.size() != b.fighters.size())
+    return Differ("fighters", a.fighters.size(), b.fighters.size());
+  for (std::size_t i = 0; i < a.fighters.size(); ++i)
+    if (std::string d = FighterDifference(g.specs[i], a.fighters[i], b.fighters[i]); !d.empty())
+      return "fighter " + std::to_string(i) + " " + d;
+  for (const std::string& d :
+       {CellsDifference("occupant", a.occupant, b.occupant),
+        Differ("any_occupant", a.any_occupant, b.any_occupant),
+        CellsDifference("opaque", a.opaque, b.opaque), CellsDifference("solid", a.solid, b.solid)})
+    if (!d.empty()) return d;
+  return "";
+}
+
+bool ReadOccupant(nb::handle occupant, std::size_t cells, std::size_t fighters, State& s,
+                  std::vector<int>& filled) {
+  if (s.occupant.size() != cells) s.occupant.assign(cells, -1), filled.clear();
+  for (int cell : filled) s.occupant[cell] = -1;
+  filled.clear();
+  if (!PyDict_Check(occupant.ptr())) return false;
+  PyObject *key, *value;
+  Py_ssize_t at = 0;
+  while (PyDict_Next(occupant.ptr(), &at, &key, &value)) {
+    const long long cell = Int(key), idx = Int(value);
+    if (cell < 0 || cell >= static_cast<long long>(cells) || idx < 0 ||
+        idx >= static_cast<long long>(fighters))
+      return false;
+    s.occupant[cell] = static_cast<std::int16_t>(idx);
+    filled.push_back(static_cast<int>(cell));
+  }
+  s.any_occupant = PyDict_GET_SIZE(occupant.ptr()) > 0;
+  return true;
+}
+
+bool ReadCells(nb::handle buffer, std::vector<std::uint8_t>& out, std::size_t size) {
+  PyObject* b = buffer.ptr();
+  if (!PyByteArray_Check(b) || static_cast<std::size_t>(PyByteArray_GET_SIZE(b)) != size)
+    return false;
+  out.resize(size);
+  std::memcpy(out.data(), PyByteArray_AS_STRING(b), size);
+  return true;
+}
+
+}  // namespace cwenv::kampf

@@ -1,0 +1,147 @@
+// The Kampfrunde state kept across decisions (docs/native.md "The state kept in C++"):
+// a _core.Kampf imports a combat whole once, then brings its State up to date from the
+// frozen events each Python ``apply`` appended (cwenv/engine/events.py), one table entry
+// per event kind (sync.cpp Apply), instead of importing every fighter before every call.
+//
+// What the events do not carry is named, not guessed: an event whose effect on the state
+// is not in its fields (Acted's Handlungen, a StatusChanged's side effects, an attack's
+// ammunition, a fall, a climb) marks the fighters it names for a re-read; a position
+// changes mid-move before its Moved event (a Blockadeangriff prompt on the way), so the
+// positions and the occupants are polled on every sync; an event kind not in the table,
+// another combat, a rewritten event log or a direct edit (Combat.refresh_legal drops the
+// combat's token) imports the whole state again, and is counted.
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "kampf.hpp"
+
+namespace cwenv::kampf {
+
+namespace nb = nanobind;
+
+// What the sync reads back from the Python Combat (bind_kampf.cpp Kampf implements it).
+class StateSource {
+ public:
+  virtual bool ImportAll(nb::handle combat) = 0;  // fighters, occupants, doors
+  virtual bool ImportFighter(nb::handle fighter, std::size_t i) = 0;
+  virtual bool ImportOccupant(nb::handle combat) = 0;
+  virtual bool ImportDoors(nb::handle combat) = 0;  // opaque and solid
+
+ protected:
+  ~StateSource() = default;
+};
+
+// The event kinds the table knows, in the order cwenv/engine/sync_core.py SYNC_EVENTS
+// hands their classes over.
+enum class EventKind : std::uint8_t {
+  kRoundStarted, kInitiativeRolled, kTurnStarted, kTurnEnded, kMoved, kCheckRolled,
+  kMummSpent, kResultKept, kReactionUsed, kAttackDeclared, kAttackFailed, kAttackRedirected,
+  kDefenceDeclined, kAttackDefended, kHit, kTableRolled, kDamageRolled, kDamageHalved,
+  kLPChanged, kConditionGained, kConditionLost, kStatusChanged, kActed, kForcedMove,
+  kClimbedPart, kFell, kRoundEnded, kCombatEnded, kCount,
+};
+
+// The data the table reads beyond the event (sync_core.py sync_tables).
+struct SyncRules {
+  bool zielen_lost_on_move = false;      // X03
+  bool zielen_lost_on_hit = false;       // X03
+  bool zielen_lost_at_round_end = false;  // X03
+  std::uint32_t lets_go = 0;  // conditions whose on_gain only lets a climber go (B03, X40)
+  std::uint32_t reread_on_gain = 0;  // conditions whose on_gain does more: re-read
+};
+
+// Why a sync imported everything (the counts the benchmarks and tests read).
+struct SyncCounts {
+  long long syncs = 0, events = 0, rereads = 0, full = 0, unknown = 0;
+};
+
+class EventSync {
+ public:
+  // The event classes in EventKind order, a condition label -> Condition dict, the rules,
+  // and MummSpend.ZUSAETZLICHE_AKTION (M07 sets extra_action_used).
+  void Configure(const nb::list& classes, nb::dict labels, const SyncRules& rules,
+                 nb::object extra_action_spend);
+  bool configured() const { return configured_; }
+
+  // Brings ``s`` up to ``combat``'s state; false when the combat is not the game's.
+  bool Sync(nb::handle combat, StateSource& src, State& s, int width);
+  void Forget() { token_ = nb::object(), last_ = nb::object(), consumed_ = 0, attacking_ = 0; }
+
+  SyncCounts counts;
+  std::string last_unknown;  // the class of the last event the table did not know
+
+ private:
+  bool Apply(nb::handle e, EventKind kind, State& s, int width);
+  void Dirty(long long fighter, const State& s);
+  static void LetGo(Fighter& f) { f.climb_cell = -1, f.climb_height = 0; }
+
+  bool configured_ = false;
+  std::vector<PyObject*> classes_;  // borrowed from classes_owner_
+  nb::list classes_owner_;
+  nb::dict labels_;
+  nb::object extra_action_;
+  SyncRules rules_;
+  nb::object token_;  // the combat's _core_token while this state is its state
+  nb::object last_;   // the last event applied
+  std::size_t consumed_ = 0;
+  std::uint64_t dirty_ = 0;
+  std::uint64_t attacking_ = 0;  // declared an attack whose roll has not come yet
+  bool occupant_dirty_ = false, doors_dirty_ = false;
+};
+
+// The first field in which two states differ ("fighter 2 lp: 7 != 9"), "" when none
+// (the equality gate, tests/test_native_state_sync.py).
+std::string FirstDifference(const GameDesc& g, const State& a, const State& b);
+
+// The Combat's occupant dict into ``s`` (``filled``: the cells given an occupant, cleared
+// first instead of every cell), and a per-cell bytearray (opacity, solidity); false when
+// they are not the game's.
+bool ReadOccupant(nb::handle occupant, std::size_t cells, std::size_t fighters, State& s,
+                  std::vector<int>& filled);
+bool ReadCells(nb::handle buffer, std::vector<std::uint8_t>& out, std::size_t size);
+
+// The sync's Python face on _core.Kampf (bind_kampf.cpp): K has ``sync``, ``sync_on`` and
+// ``SyncCheck``.
+template <typename K>
+void BindSync(nb::class_<K>& kampf) {
+  using Rules = std::tuple<bool, bool, bool, std::uint32_t, std::uint32_t>;
+  kampf
+      .def(
+          "sync_tables",
+          [](K& k, const nb::list& classes, nb::dict labels, const Rules& r,
+             nb::object extra_action) {
+            const auto& [on_move, on_hit, at_round_end, lets_go, reread] = r;
+            k.sync.Configure(classes, std::move(labels),
+                             {on_move, on_hit, at_round_end, lets_go, reread},
+                             std::move(extra_action));
+          },
+          nb::arg("classes"), nb::arg("labels"), nb::arg("rules"), nb::arg("extra_action"),
+          "Keep the state across calls, brought up to date from the events (src/sync.hpp): "
+          "the event classes in its order, condition labels, rules, M07's MummSpend.")
+      .def("sync_check", &K::SyncCheck, nb::arg("combat"),
+           "The first field where the event-kept state differs from a fresh import, '' "
+           "when none; None when the combat is not this game's.")
+      .def_prop_rw(
+          "sync_on", [](const K& k) { return k.sync_on; },
+          [](K& k, bool on) { k.sync_on = on, k.sync.Forget(); },
+          "Whether the state is kept across calls (False: imported whole every call).")
+      .def_prop_ro(
+          "sync_counts",
+          [](const K& k) {
+            const SyncCounts& c = k.sync.counts;
+            return nb::make_tuple(c.syncs, c.events, c.rereads, c.full, c.unknown,
+                                  k.sync.last_unknown);
+          },
+          "(syncs, events applied, fighters re-read, whole imports, unknown events, the "
+          "last unknown event class).");
+}
+
+}  // namespace cwenv::kampf

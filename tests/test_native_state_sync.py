@@ -1,0 +1,173 @@
+"""The native state kept across decisions (issue #16, src/sync.cpp, cwenv/engine/sync_core.py):
+at every decision of seeded random-play games of the differential test's mixed pool
+(shipped, generated and hand-built fights, every rule variant), the Kampfrunde state the
+core brought up to date from the events equals a fresh import of the whole combat, field
+by field; each combat is imported whole once; a clone gets its own import; an event kind
+the table lacks or a direct edit imports anew instead of keeping a stale state; a
+difference planted in one event's update is caught."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+pytest.importorskip("cwenv._core", reason="the native core is not built")
+
+from cwenv import _core
+from cwenv.engine import events as ev, offers_core
+from cwenv.engine.state import Combat
+from cwenv.engine.sync_core import SYNC_EVENTS
+from cwenv.native import cases
+from cwenv.native.differential import engine_as
+
+GAMES = 48
+"""Games 0-47 of the mixed pool: every source of the pool, all rule variants."""
+STEPS = 300
+
+
+def _kampf(c: Combat) -> _core.Kampf:
+    compiled = offers_core.kampf_of(_core, c)
+    assert compiled is not None, "the core cannot take this game"
+    return compiled.kampf
+
+
+def _play(index: int) -> tuple[int, int]:
+    """Plays game ``index`` under the native engine, comparing the kept state with a fresh
+    import at every decision (an AssertionError names the first differing field, the
+    game, seed and step); at step 40 a clone plays on a few steps first. Returns the
+    decisions compared and the events the core applied."""
+    case = cases.case_of(index, "mixed")
+    c = case.game("native").new_combat(case.seed)
+    rng = random.Random(case.seed)
+    kampf = _kampf(c)
+    before = kampf.sync_counts
+    compared = 0
+
+    def check(combat: Combat, step: int, who: str) -> None:
+        diff = kampf.sync_check(combat)
+        assert diff == "", (
+            f"{who} of game {index} ({case.label}, seed {case.seed}) at step {step}: "
+            f"{diff}; last events {combat.events[-3:]}"
+        )
+
+    for step in range(STEPS):
+        if c.outcome is not None:
+            break
+        check(c, step, "the combat")
+        compared += 1
+        if step == 40:  # the clone's own state, then the original's again
+            twin = c.clone()
+            for k in range(5):
+                if twin.outcome is not None:
+                    break
+                check(twin, step + k, "a clone")
+                legal = twin.legal_actions()
+                twin.apply(legal[rng.randrange(len(legal))])
+            check(c, step, "the combat after its clone")
+        legal = c.legal_actions()
+        c.apply(legal[rng.randrange(len(legal))])
+    after = kampf.sync_counts
+    assert after[4] == before[4], f"game {index}: an event the table lacks ({after[5]})"
+    return compared, after[1] - before[1]
+
+
+def test_the_state_kept_from_the_events_is_a_fresh_import_at_every_decision() -> None:
+    compared = applied = 0
+    with engine_as("native"):
+        for index in range(GAMES):
+            done, events = _play(index)
+            compared += done
+            applied += events
+    assert compared >= 10_000, compared  # 12,720 at the time of writing
+    assert applied >= compared, applied  # most of the state came from the events
+
+
+def test_one_whole_import_per_combat() -> None:
+    """The point of it: a combat played on is imported once, not at every call."""
+    with engine_as("native"):
+        case = cases.case_of(3, "mixed")
+        c = case.game("native").new_combat(case.seed)
+        kampf = _kampf(c)
+        rng = random.Random(case.seed)
+        c.apply(c.legal_actions()[0])  # set up until then (imported at every call)
+        full = kampf.sync_counts[3]
+        for _ in range(200):
+            if c.outcome is not None:
+                break
+            legal = c.legal_actions()
+            c.apply(legal[rng.randrange(len(legal))])
+        syncs, events, _, whole, _, _ = kampf.sync_counts
+        assert whole - full <= 1, kampf.sync_counts
+        assert syncs > 50 and events > 50, kampf.sync_counts
+
+
+def test_a_planted_difference_in_one_event_update_is_caught(
+    fault: Callable[[str], None],
+) -> None:
+    fault("sync_lp")  # an LPChanged leaves the fighter its LP before the change
+    with engine_as("native"), pytest.raises(AssertionError, match=r"fighter \d+ lp: "):
+        for index in range(GAMES):
+            _play(index)
+
+
+def test_every_event_class_is_in_the_table() -> None:
+    """A new event class must get its entry in src/sync.cpp (or it imports whole)."""
+    classes = {cls for cls in ev.Event.__subclasses__() if getattr(ev, cls.__name__, None) is cls}
+    assert classes == set(SYNC_EVENTS)
+    assert len(SYNC_EVENTS) == len(set(SYNC_EVENTS))
+
+
+@dataclass(frozen=True, slots=True)
+class _Unlisted(ev.Event):
+    fighter: int
+
+
+def _started() -> tuple[Combat, _core.Kampf]:
+    """A combat played one step (before its first apply it is imported at every call)."""
+    case = cases.case_of(0, "mixed")
+    c = case.game("native").new_combat(case.seed)
+    c.apply(c.legal_actions()[0])
+    kampf = _kampf(c)
+    assert kampf.sync_check(c) == ""
+    return c, kampf
+
+
+def test_a_combat_is_imported_whole_until_its_first_apply() -> None:
+    """Set-up edits after new_combat (tests, a GM's situation) need no refresh_legal."""
+    with engine_as("native"):
+        case = cases.case_of(0, "mixed")
+        c = case.game("native").new_combat(case.seed)
+        kampf = _kampf(c)
+        assert kampf.sync_check(c) == ""
+        c.fighters[1].mumm += 1
+        assert kampf.sync_check(c) == ""
+
+
+def test_an_event_the_table_lacks_imports_the_whole_combat() -> None:
+    with engine_as("native"):
+        c, kampf = _started()
+        unknown, whole = kampf.sync_counts[4], kampf.sync_counts[3]
+        c.fighters[0].lp -= 3  # what the unlisted event stands for
+        c.emit(_Unlisted(0))
+        assert kampf.sync_check(c) == ""
+        assert kampf.sync_counts[4] == unknown + 1
+        assert kampf.sync_counts[3] == whole + 1
+        assert kampf.sync_counts[5] == "_Unlisted"
+
+
+def test_a_direct_edit_is_seen_after_refresh_legal() -> None:
+    """Combat.refresh_legal (the documented call after editing fighters) drops the kept
+    state; an edit without it and without an event is not seen (the contract)."""
+    with engine_as("native"):
+        c, kampf = _started()
+        c.fighters[1].lp -= 2
+        assert (
+            kampf.sync_check(c)
+            == "fighter 1 lp: " + f"{c.fighters[1].lp + 2} != {c.fighters[1].lp}"
+        )
+        c.fighters[1].lp -= 1
+        c.refresh_legal()
+        assert kampf.sync_check(c) == ""
