@@ -17,7 +17,7 @@ import torch
 
 from agents.training.checkpoint import read_checkpoint
 from agents.training.config import TrainingConfig, load_training_config
-from agents.training.imitation import collect
+from agents.training.imitation import ImitationError, collect
 from agents.training.imitation_fit import IMITATION_JSON, fit, split
 from agents.training.scorer_policy import CandidateScorer, dims_of_space
 from agents.training.train import latest_checkpoint, train
@@ -133,3 +133,12 @@ def test_select_best_plays_the_teacher_that_wins_that_seat() -> None:
     assert wins["schuetze"] > wins["random"]
     assert stats["teachers"] == {"schuetze": stats["teachers"]["schuetze"]}
     assert stats["teachers"]["schuetze"]["games"] == 3
+
+
+def test_a_decision_beyond_k_names_the_game_and_the_fight() -> None:
+    """A doctrine may reach more legal actions than the run's K (527 on a generated fight
+    of nsc-general's pool against K 512): the error names the game and fight to raise
+    ``scorer.k`` for, not only the env's decision."""
+    cfg = TrainingConfig.model_validate({**BASE, "scorer": {"k": 4, **SIZES}})
+    with pytest.raises(ImitationError, match=r"imitation game 0 on spiegelduell \(gegner\): .*K=4"):
+        collect(cfg)

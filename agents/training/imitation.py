@@ -26,6 +26,7 @@ from agents.training.league import LeagueOpponent
 from agents.training.pool import Fight, PoolEnv, load_ref, pool_of
 from cwenv.agent import Agent, DecisionView, play_out
 from cwenv.agent_registry import make_agent
+from cwenv.envs.errors import EncodingError
 from cwenv.model.types import Side
 from cwenv.runner.seeds import game_seed, side_rngs
 
@@ -162,6 +163,24 @@ def play_teacher(env: PoolEnv, obs: dict[str, Any], teacher: Agent, rng: random.
             return obs_rows, chosen, rewards, str(info.get("winner", "none")).lower()
 
 
+def _one_game(env: PoolEnv, g: int, choice: TeacherChoice) -> tuple[Fight, str, Any]:
+    """Game ``g`` of the imitation: its fight, teacher and :func:`play_teacher`'s record."""
+    seed = choice.imit.seed
+    name: str | None = None
+    try:
+        obs = env.reset(seed=seed if g == 0 else None)[0]
+        fight = env.fight
+        if fight is None:
+            raise ImitationError("the pool env drew no fight")
+        rng = random.Random(game_seed(seed, g))
+        name = choice.pick(fight, rng)
+        return fight, name, play_teacher(env, obs, make_agent(name), rng)
+    except EncodingError as exc:  # name the fight: the env's message cannot
+        where = "" if env.fight is None else f" on {env.fight.ref} ({env.fight.side})"
+        by = "" if name is None else f", teacher {name}"
+        raise ImitationError(f"imitation game {g}{where}{by}: {exc}") from exc
+
+
 def discounted(rewards: list[float], gamma: float) -> list[float]:
     out: list[float] = []
     total = 0.0
@@ -185,13 +204,7 @@ def collect(cfg: TrainingConfig, progress: Any = None) -> tuple[Demos, dict[str,
     gamma = cfg.hyperparams.gamma
     try:
         for g in range(imit.games):
-            obs = env.reset(seed=imit.seed if g == 0 else None)[0]
-            fight = env.fight
-            if fight is None:
-                raise ImitationError("the pool env drew no fight")
-            rng = random.Random(game_seed(imit.seed, g))
-            name = choice.pick(fight, rng)
-            rows, chosen, rewards, winner = play_teacher(env, obs, make_agent(name), rng)
+            fight, name, (rows, chosen, rewards, winner) = _one_game(env, g, choice)
             won = winner == fight.side
             tally = played.setdefault(name, [0, 0])
             tally[0], tally[1] = tally[0] + 1, tally[1] + int(won)
