@@ -155,7 +155,7 @@ class Kampf final : public StateSource {
   // imported whole; false when the combat is not this game's (another stat block, too
   // many items), so the caller asks the reference instead.
   bool Import(nb::handle combat, nb::handle turn) {
-    if (!(sync_on && sync.configured() ? sync.Sync(combat, *this, s_, g_.width)
+    if (!(sync_on && sync.configured() ? sync.Sync(combat, *this, g_, s_)
                                         : ImportAll(combat)))
       return false;
     if (!turn.is_none()) {

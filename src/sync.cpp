@@ -16,7 +16,7 @@ namespace {
 
 struct Names {
   nb::object token, events, fighters, pos, fighter, after, before, condition, path, target,
-      attacker, spend, cost, left, name, history;
+      attacker, spend, cost, left, name, history, index, mode;
 };
 
 const Names& N() {
@@ -25,7 +25,7 @@ const Names& N() {
     return new Names{s("_core_token"), s("events"), s("fighters"), s("pos"), s("fighter"),
                      s("after"), s("before"), s("condition"), s("path"), s("target"),
                      s("attacker"), s("spend"), s("cost"), s("left"), s("__name__"),
-                     s("history")};
+                     s("history"), s("index"), s("mode")};
   }();
   return *names;
 }
@@ -46,6 +46,8 @@ long long Int(nb::handle o, const nb::object& name) { return Int(Get(o, name).pt
 
 void ResetAim(Fighter& f) { f.aim_stacks = 0, f.aim_target = -1; }
 
+constexpr long long kModeWeapon = 0, kModeHack = 1;  // cwenv.model.types.AttackMode
+
 }  // namespace
 
 void EventSync::Configure(const nb::list& classes, nb::dict labels, const SyncRules& rules,
@@ -65,7 +67,7 @@ void EventSync::Dirty(long long fighter, const State& s) {
     dirty_ |= std::uint64_t{1} << fighter;
 }
 
-bool EventSync::Sync(nb::handle combat, StateSource& src, State& s, int width) {
+bool EventSync::Sync(nb::handle combat, StateSource& src, const GameDesc& g, State& s) {
   const Names& n = N();
   ++counts.syncs;
   PyObject* tok = nullptr;  // absent on a combat not imported yet: no AttributeError raised
@@ -93,7 +95,7 @@ bool EventSync::Sync(nb::handle combat, StateSource& src, State& s, int width) {
       last_unknown = nb::cast<std::string>(Get(reinterpret_cast<PyObject*>(Py_TYPE(e)), n.name));
       ours = false;
     } else {
-      ours = Apply(e, static_cast<EventKind>(kind), s, width);
+      ours = Apply(e, static_cast<EventKind>(kind), g, s);
     }
   }
   if (!ours) {  // the whole state again, this combat's token on it
@@ -138,7 +140,7 @@ bool EventSync::Sync(nb::handle combat, StateSource& src, State& s, int width) {
 
 // One event's change of the state (the rule that emitted it named); false when the event
 // does not fit the state (the caller imports it whole).
-bool EventSync::Apply(nb::handle e, EventKind kind, State& s, int width) {
+bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s) {
   const Names& n = N();
   const long long count = static_cast<long long>(s.fighters.size());
   auto fighter = [&](const nb::object& name) -> Fighter* {
@@ -179,7 +181,7 @@ bool EventSync::Apply(nb::handle e, EventKind kind, State& s, int width) {
       PyObject* cell = PyTuple_GET_ITEM(path.ptr(), PyTuple_GET_SIZE(path.ptr()) - 1);
       if (!PyTuple_Check(cell) || PyTuple_GET_SIZE(cell) != 2) return false;
       const long long x = Int(PyTuple_GET_ITEM(cell, 0)), y = Int(PyTuple_GET_ITEM(cell, 1));
-      f->pos = static_cast<int>(y * width + x);
+      f->pos = static_cast<int>(y * g.width + x);
       LetGo(*f);
       occupant_dirty_ = true;
       // X03 zielen_lost_on_move ends the aim of a MoveFrame's walk, not of a drag (K04)
@@ -204,7 +206,9 @@ bool EventSync::Apply(nb::handle e, EventKind kind, State& s, int width) {
       Fighter* f = fighter(n.fighter);
       if (!f) return false;
       const long long i = Int(e, n.fighter);
-      if (attacking_ >> i & 1) Dirty(i, s), attacking_ &= ~(std::uint64_t{1} << i);
+      if (i < 0 || i >= count) return false;
+      if (attacking_ >> i & 1 && s.fighters[i].aim_stacks) Dirty(i, s);
+      attacking_ &= ~(std::uint64_t{1} << i);
       return true;
     }
     case EventKind::kHit: {  // attack.py: X03 zielen_lost_on_hit
@@ -219,15 +223,24 @@ bool EventSync::Apply(nb::handle e, EventKind kind, State& s, int width) {
         if (rules_.zielen_lost_at_round_end) ResetAim(f);
       }
       return true;
-    // Not in the event's fields: the ammunition and upload spent and the aim used up by
-    // an attack (attack.py), the side effects of a status (X44 kampfunfähig is prone, the
-    // escaped leave the map), a table's, a fall's and a climb's changes: re-read.
-    case EventKind::kAttackDeclared: {
-      const long long i = Int(e, n.attacker);
+    case EventKind::kAttackDeclared: {  // attack.py _declare: a shot's round, a hack's upload
+      const long long i = Int(e, n.attacker), index = Int(e, n.index);
+      const long long mode = Int(e, n.mode);
       if (i < 0 || i >= count) return false;
-      Dirty(i, s), attacking_ |= std::uint64_t{1} << i;
+      const Spec& spec = g.specs[i];
+      Fighter& a = s.fighters[i];
+      if (mode == kModeWeapon && index >= 0 && index < spec.n_weapons) {
+        if (spec.weapons[index].uses_ammo()) --a.ammo[index];
+      } else if (mode == kModeHack && index >= 0 && index < spec.n_hacks) {
+        a.upload_progress[index] = 0;
+      } else if (mode == kModeWeapon || mode == kModeHack) {
+        return false;
+      }
+      attacking_ |= std::uint64_t{1} << i;  // its aim is polled until the roll (X03)
       return true;
     }
+    // Not in the event's fields: the side effects of a status (X44 kampfunfähig is prone,
+    // the escaped leave the map), a table's, a fall's and a climb's changes: re-read.
     case EventKind::kStatusChanged:
     case EventKind::kTableRolled:
     case EventKind::kFell:

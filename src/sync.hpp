@@ -72,14 +72,14 @@ class EventSync {
   bool configured() const { return configured_; }
 
   // Brings ``s`` up to ``combat``'s state; false when the combat is not the game's.
-  bool Sync(nb::handle combat, StateSource& src, State& s, int width);
+  bool Sync(nb::handle combat, StateSource& src, const GameDesc& g, State& s);
   void Forget() { token_ = nb::object(), last_ = nb::object(), consumed_ = 0, attacking_ = 0; }
 
   SyncCounts counts;
   std::string last_unknown;  // the class of the last event the table did not know
 
  private:
-  bool Apply(nb::handle e, EventKind kind, State& s, int width);
+  bool Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s);
   void Dirty(long long fighter, const State& s);
   static void LetGo(Fighter& f) { f.climb_cell = -1, f.climb_height = 0; }
 
