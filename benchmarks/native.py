@@ -17,6 +17,10 @@ Both engines are measured in the same process, interleaved round by round (CPU t
   state imported into the core, the list computed, the Actions handed back);
 * ``turn``: ``turn_actions`` (the whole TURN list with its movement searches, turn.py) at
   the same decisions, per call;
+* ``prompts``: the choices of every ported prompt (cwenv/engine/prompts.py: a check's
+  Mumm prompts, KEEP, NIEDERWERFEN, DEFEND) with the M08 shakes at it, at the prompts of
+  real greedy feuergefecht combats, per call (natively: the fighter and frame read, the
+  list computed, the Actions handed back);
 * ``combat``: whole greedy-vs-greedy feuergefecht combats, each seed under both engines
   in turn; their event logs must be identical, or the benchmark fails;
 * ``doctrine``: the same with the Taktiker doctrine on both sides.
@@ -53,6 +57,7 @@ FIGURES = {
     "paths": "searches/s",
     "legality": "calls/s",
     "turn": "calls/s",
+    "prompts": "calls/s",
     "combat": "combats/s",
     "doctrine": "combats/s",
 }
@@ -135,6 +140,28 @@ def _legality_work(game: Game, combats: int, whole: bool = False) -> Callable[[]
                 turn_actions(c, fighter)
             else:
                 handlung_actions(c, c.fighters[fighter])
+        return len(asked)
+
+    work()  # the game compiled for the core, as in a long run
+    return work
+
+
+def _prompts_work(game: Game, combats: int) -> Callable[[], int]:
+    """prompts.py's choices and prompt_shakes at every ported prompt of real greedy
+    combats (each a clone)."""
+    from cwenv.engine.conditions import prompt_shakes
+    from cwenv.engine.prompts import PORTED, asked_choices
+
+    asked = [
+        (c.clone(), d.kind, d.fighter)
+        for c in _decisions(game, combats)
+        if (d := c.decision) is not None and d.kind in PORTED
+    ]
+
+    def work() -> int:
+        for c, kind, fighter in asked:
+            prompt_shakes(c, kind, fighter)
+            asked_choices(c)
         return len(asked)
 
     work()  # the game compiled for the core, as in a long run
@@ -254,6 +281,7 @@ def measure(seconds: float, repeats: int, combats: int) -> dict[str, dict[str, l
                 out["paths"][engine] += rate(_paths_work(game, searches), seconds, 1)
                 out["legality"][engine] += rate(_legality_work(game, 2), seconds, 1)
                 out["turn"][engine] += rate(_legality_work(game, 2, whole=True), seconds, 1)
+                out["prompts"][engine] += rate(_prompts_work(game, 2), seconds, 1)
             seeds = range(1 + round_ * combats, 1 + (round_ + 1) * combats)
             for engine, value in _combats(game, seeds, digests).items():
                 out["combat"][engine].append(value)

@@ -112,7 +112,7 @@ class Kampf:
 
 # Test only (src/faults.hpp, tests/test_native_faults.py): plant one deviation from the
 # reference ("provocation_tie", "cover_level", "melee_reach_edge", "guard_reach" or
-# "extra_action_twice"), and take it back.
+# "extra_action_twice", "living_cover_tie", "last_reaction"), and take it back.
 def _fault(name: str) -> None: ...
 def _faults_off() -> None: ...
 
@@ -195,3 +195,26 @@ class Encoder2:
 # Test only (tests/test_native_encoder.py): plant a deviation in the native encoder
 # ("threat_edge", "vs_distance", "preview_range"), or take it back ("off").
 def _encode2_fault(name: str) -> None: ...
+
+class Prompts:
+    """The prompts' legality (src/prompts.hpp), built once per Game beside its Kampf
+    (cwenv/engine/prompts_core.py)."""
+
+    def __init__(
+        self,
+        kampf: Kampf,
+        rules: list[int],
+        part_condition: int,
+        part_actionbonus: int,
+        action: Callable[..., Action],
+        kinds: list[Any],
+        fire: object,
+    ) -> None: ...
+    def shakes(self, combat: Combat, order: bool, fighter: int) -> list[Action]: ...
+    def pre_check(self, combat: Combat, frame: object) -> tuple[Action, ...]: ...
+    def post_check(self, combat: Combat, frame: object) -> tuple[Action, ...]: ...
+    def keep(self, frame: object) -> tuple[Action, ...]: ...
+    def niederwerfen(self, combat: Combat, target: int, attacker: int) -> tuple[Action, ...]: ...
+    def defence(
+        self, combat: Combat, target: int, attacker: int, mode: int, index: int
+    ) -> tuple[Action, ...]: ...

@@ -26,6 +26,7 @@ namespace nb = nanobind;
 void BindStream(nb::module_& m);  // bind_stream.cpp
 void BindKampf(nb::module_& m);   // bind_kampf.cpp
 void BindEncode2(nb::module_& m);  // bind_encode2.cpp
+void BindPrompts(nb::module_& m);  // bind_prompts.cpp
 using cwenv::Lines;
 using cwenv::Moves;
 using cwenv::Routes;
@@ -182,10 +183,12 @@ void PlantFault(const std::string& name) {
   else if (name == "extra_action_twice") cwenv::g_fault = cwenv::Fault::kExtraActionTwice;
   else if (name == "living_cover_tie") cwenv::g_fault = cwenv::Fault::kLivingCoverTie;
   else if (name == "sync_lp") cwenv::g_fault = cwenv::Fault::kSyncLp;
+  else if (name == "last_reaction") cwenv::g_fault = cwenv::Fault::kLastReaction;
   else
     throw std::invalid_argument("unknown fault " + name +
                                 "; choose provocation_tie, cover_level, melee_reach_edge, "
-                                "guard_reach, extra_action_twice, living_cover_tie or sync_lp");
+                                "guard_reach, extra_action_twice, living_cover_tie, sync_lp "
+                                "or last_reaction");
 }
 
 nb::list Dests(const Routes& routes) {
@@ -275,6 +278,7 @@ NB_MODULE(_core, m) {
   BindStream(m);
   BindKampf(m);
   BindEncode2(m);
+  BindPrompts(m);
 
   m.def("supercover", &SupercoverSteps, nb::arg("width"), nb::arg("a"), nb::arg("b"),
         "The steps of the line from ``a`` to ``b`` (los.py's SightLine.steps).");

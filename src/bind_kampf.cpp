@@ -361,6 +361,12 @@ bool LoadKampf(nb::handle kampf, nb::handle combat, KampfView& out) {
   return true;
 }
 
+// For the prompts (bind_prompts.cpp): the compiled game description ``kampf`` holds.
+const GameDesc& KampfDesc(nb::handle kampf) {
+  if (!nb::isinstance<Kampf>(kampf)) throw nb::type_error("kampf must be a _core.Kampf");
+  return *nb::inst_ptr<Kampf>(kampf)->view().g;
+}
+
 void BindKampf(nb::module_& m) {
   auto kampf = nb::class_<Kampf>(m, "Kampf",
                     "A compiled game description and one combat's state (src/kampf.hpp); "

@@ -15,6 +15,7 @@ enum class Fault {
   kExtraActionTwice,  // kampf::TurnActions offers M07 again after it was taken this round
   kLivingCoverTie,  // kampf::CoverAgainst: on a tie the creature nearer the attacker covers
   kSyncLp,  // kampf::EventSync: an LPChanged leaves the fighter its LP before the change
+  kLastReaction,  // kampf::ReactionChoice (prompts.cpp): no reactions left still counts as one
 };
 
 inline Fault g_fault = Fault::kNone;

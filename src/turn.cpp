@@ -6,6 +6,7 @@
 
 #include "faults.hpp"
 #include "kampf.hpp"
+#include "prompts.hpp"
 
 namespace cwenv::kampf {
 
@@ -13,6 +14,9 @@ namespace {
 
 int FloorHalf(int m) { return m >= 0 ? m / 2 : -((-m + 1) / 2); }  // Python's m // 2
 
+}  // namespace
+
+// Outside the anonymous namespace: the prompts (prompts.hpp) ask them too.
 // checks.py mumm_problem (M01-M09, M11, X10, X11): whether ``f`` may pay ``cost`` Mumm.
 bool MummOk(const Options& o, const Fighter& f, int cost) {
   if (f.dead || f.mumm < cost) return false;
@@ -36,6 +40,8 @@ void MummShakes(const GameDesc& g, const Fighter& f, int fi, std::vector<Act>& o
     out.push_back({Kind::kMummShake, fi, -1, -1, kZehrendArg + slot});
   }
 }
+
+namespace {
 
 // movement.py movement_allowance (B01, Z03, X40).
 int MovementAllowance(const Options& o, const Spec& spec, const Fighter& f) {

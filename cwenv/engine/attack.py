@@ -12,7 +12,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.actions import ActionKind, Decision, DecisionKind
 from cwenv.engine.attack_plan import (
     area_radius,
     attack_is_ranged,
@@ -24,14 +24,13 @@ from cwenv.engine.conditions import (
     can_use_reaction,
     gain_condition,
     pay_reaction,
-    reaction_choices,
-    shake_to_react,
 )
 from cwenv.engine.cover import NO_COVER, Cover
 from cwenv.engine.effects import patzer_effects
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.hits import crit_rows, hit_effects
 from cwenv.engine.payloads import AttackPrompt, AttackRef, CheckInfo, CheckPurpose
+from cwenv.engine.prompts import defence_choices, niederwerfen_choices
 from cwenv.invariants import present
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import AttackMode, Condition, CoverLevel, Maneuver
@@ -149,15 +148,11 @@ class AttackFrame(Frame):
 
     def _niederwerfen_prompt(self, c: Combat, a: FighterState, t: FighterState) -> Decision | None:
         """R06, X23: when targeted, before the attack roll, the target may drop prone."""
-        pay = reaction_choices(c, t)
-        if not pay and not shake_to_react(c, t):
+        choices = niederwerfen_choices(c, t, a)
+        if not choices:
             return None
-        drop = [Action(ActionKind.DROP_PRONE, t.idx, a.idx, mumm=pay[0])] if pay else []
         return Decision(
-            DecisionKind.NIEDERWERFEN,
-            t.idx,
-            (*drop, Action(ActionKind.STAY_UP, t.idx, a.idx)),
-            AttackPrompt(self.ref(t.idx, None)),
+            DecisionKind.NIEDERWERFEN, t.idx, choices, AttackPrompt(self.ref(t.idx, None))
         )
 
     def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:
@@ -264,19 +259,10 @@ class AttackFrame(Frame):
     def _defence_prompt(self, c: Combat, a: FighterState, t: FighterState) -> Decision | None:
         """A02, R02, R03, A03, M05: the target's ways to defend, or None when it cannot."""
         attack = present(self.attack, "the attack roll")
-        pay = reaction_choices(c, t)
-        if self.mode is AttackMode.MANEUVER and c.options.maneuver_reaction_cost == 0:
-            pay = (0,) if can_use_reaction(c, t) else ()  # X22: a free defence, if able
-        if not pay and not shake_to_react(c, t):
+        choices = defence_choices(c, t, a, self.mode, self.index)
+        if not choices:
             return None
-        choices = [
-            Action(ActionKind.DEFEND, t.idx, a.idx, arg=int(v), mumm=pay[0])
-            for v in (defence_values(c, self.mode, a, self.index) if pay else ())
-        ]
-        choices.append(Action(ActionKind.NO_DEFENCE, t.idx, a.idx))
-        return Decision(
-            DecisionKind.DEFEND, t.idx, tuple(choices), AttackPrompt(self.ref(t.idx, attack))
-        )
+        return Decision(DecisionKind.DEFEND, t.idx, choices, AttackPrompt(self.ref(t.idx, attack)))
 
     def _defend(self, c: Combat, a: FighterState, value: Any) -> Decision | Frame | Return:
         t = c.fighters[self.targets[self.ti]]

@@ -118,10 +118,6 @@ def check_parts(
     return parts
 
 
-_PRE_SPENDS = (ActionKind.PRE_ACTIONBONUS, ActionKind.PRE_IMPROVE, ActionKind.PRE_GROSSER_WURF)
-_POST_SPENDS = (ActionKind.POST_AVERT, ActionKind.POST_REROLL)
-
-
 class CheckStage(IntEnum):
     """Where a :class:`CheckFrame` stands."""
 
@@ -186,22 +182,9 @@ class CheckFrame(Frame):
         return None
 
     def _pre_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
-        acts = [Action(k, f.idx) for k in _PRE_SPENDS if self.pre_problem(c, f, k) is None]
-        if acts or self._malus_to_shake(c, f):
-            acts.append(Action(ActionKind.PRE_NONE, f.idx))
-        return tuple(acts)
+        from cwenv.engine.prompts import check_spends
 
-    def _malus_to_shake(self, c: Combat, f: FighterState) -> bool:
-        """M08 before the roll (X38): a condition whose malus is part of this check could
-        be shaken off now, so the check is a decision even without M02/M09."""
-        from cwenv.engine.conditions import prompt_shakes
-
-        # by arg: a condition's value (a Zehrend's, from ZEHREND_ARG on, is no malus here)
-        shakes = {a.arg for a in prompt_shakes(c, DecisionKind.PRE_CHECK, f.idx)}
-        return any(
-            source.kind is PartKind.CONDITION and source.ref in shakes
-            for source, _ in self.parts[1 : self.own]
-        )
+        return check_spends(c, self, f, after=False)
 
     def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:
         """After an M08 shake at this check's prompt: before the roll the shaken
@@ -246,10 +229,9 @@ class CheckFrame(Frame):
         return None
 
     def _post_choices(self, c: Combat, f: FighterState) -> tuple[Action, ...]:
-        acts = [Action(k, f.idx) for k in _POST_SPENDS if self.post_problem(c, f, k) is None]
-        if acts:
-            acts.append(Action(ActionKind.POST_ACCEPT, f.idx))
-        return tuple(acts)
+        from cwenv.engine.prompts import check_spends
+
+        return check_spends(c, self, f, after=True)
 
     def actionbonus_problem(self, c: Combat, f: FighterState) -> str | None:
         """P03, X14, X41: with declared Actionboni a Runner (an NSC only under X41) may claim
@@ -365,13 +347,12 @@ class CheckFrame(Frame):
         return Decision(DecisionKind.POST_CHECK, f.idx, choices, AfterRoll(self.about, roll))
 
     def _keep_decision(self, c: Combat, f: FighterState) -> Decision:
-        keep = tuple(Action(k, f.idx) for k in (ActionKind.KEEP_SECOND, ActionKind.KEEP_FIRST))
-        if present(self.result, "the reroll").patzer and not c.options.mumm_keep_first_on_patzer:
-            keep = keep[:1]  # X38: a rerolled Patzer stands (M01 may still avert it)
+        from cwenv.engine.prompts import keep_choices
+
         return Decision(
             DecisionKind.KEEP,
             f.idx,
-            keep,
+            keep_choices(c, self),
             KeepPrompt(
                 self.about,
                 present(self.first, "the first roll of M03"),

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from cwenv.engine import events as ev
 from cwenv.engine.actions import ZEHREND_ARG, ZEHREND_SLOTS, Action, ActionKind, DecisionKind
 from cwenv.engine.checks import can_spend_mumm, mumm_problem, spend_mumm
+from cwenv.engine.prompts_core import prompts_of
 from cwenv.engine.tables.conditions import CONDITIONS
 from cwenv.model.types import Condition, MummSpend
 from cwenv.rules.options import BenommenReactions, ShakeTiming, ZehrendShake
@@ -148,6 +149,15 @@ def zehrend_shake_problem(c: Combat, f: FighterState, slot: int) -> str | None:
 
 
 def prompt_shakes(c: Combat, kind: DecisionKind, fighter: int) -> list[Action]:
+    """M08 at a prompt (X38): the native core's answer where it is built and takes the
+    game (src/prompts.cpp PromptShakes), else :func:`reference_prompt_shakes`'s."""
+    native = prompts_of(c)
+    if native is not None:
+        return native.shakes(c, kind is DecisionKind.ORDER, fighter)
+    return reference_prompt_shakes(c, kind, fighter)
+
+
+def reference_prompt_shakes(c: Combat, kind: DecisionKind, fighter: int) -> list[Action]:
     """M08 at a decision outside the fighter's turn structure (X38 ``mumm_shake_timing``):
     'sofort' allows the spend at any of the fighter's decisions — before it defends,
     strikes a Blockadeangriff, catches a fall or rolls a check. Not at ORDER, which the
