@@ -24,7 +24,8 @@ namespace {
 struct Names {
   nb::object fighters, pos, side, dead, down, fled, conditions, mumm, mumm_max, zehrend,
       reactions, actionbonus_used, turn_fighter, turn_benommen, fighter, about, purpose,
-      improved, rerolls, parts, own, result, patzer, success, volltreffer;
+      improved, rerolls, parts, own, result, patzer, success, volltreffer, drawn, dropped,
+      jammed, ammo;
 };
 
 const Names& N() {
@@ -35,7 +36,7 @@ const Names& N() {
                      s("actionbonus_used"), s("turn_fighter"), s("turn_benommen"),
                      s("fighter"), s("about"), s("purpose"), s("improved"), s("rerolls"),
                      s("parts"), s("own"), s("result"), s("patzer"), s("success"),
-                     s("volltreffer")};
+                     s("volltreffer"), s("drawn"), s("dropped"), s("jammed"), s("ammo")};
   }();
   return *names;
 }
@@ -110,6 +111,21 @@ class Prompts {
     return Answer();
   }
 
+  // prompts.py blockade_attack_choices / catch_fall_choices: empty when not asked.
+  nb::tuple Blockade(nb::handle combat, int guard, int mover, int a, int b) {
+    Load(combat, guard, true);
+    const int cells = static_cast<int>(g_->terrain.size());
+    if (a < 0 || a >= cells || b < 0 || b >= cells) throw std::out_of_range("a step off the map");
+    BlockadeChoices(*g_, r_, f_, guard, x_, Checked(mover), a, b, acts_);
+    return Answer();
+  }
+
+  nb::tuple CatchFall(nb::handle combat, int fighter) {
+    Load(combat, fighter);
+    CatchFallChoices(*g_, r_, f_, fighter, x_, acts_);
+    return Answer();
+  }
+
   nb::tuple Defence(nb::handle combat, int target, int attacker, int mode, int index) {
     Load(combat, target);
     const int a = Checked(attacker);
@@ -128,8 +144,9 @@ class Prompts {
     return fi;
   }
 
-  // The fields of one FighterState the prompts read (kampf::Fighter's and Reacting's).
-  void Load(nb::handle combat, int fi) {
+  // The fields of one FighterState the prompts read (kampf::Fighter's and Reacting's);
+  // ``arms``: its weapons' state too (drawn, dropped, jammed, ammunition).
+  void Load(nb::handle combat, int fi, bool arms = false) {
     const Names& n = N();
     const nb::object fighters = Get(combat, n.fighters);
     if (!PyList_Check(fighters.ptr()) ||
@@ -152,6 +169,15 @@ class Prompts {
     if (f_.pos < 0 || f_.pos >= static_cast<int>(g_->terrain.size()))
       throw std::out_of_range("a position off the map");
     x_ = {Int(h, n.reactions), Bool(h, n.actionbonus_used)};
+    if (!arms) return;
+    f_.drawn = Int(h, n.drawn);
+    f_.dropped = static_cast<std::uint32_t>(Int(h, n.dropped));
+    f_.jammed = static_cast<std::uint32_t>(Int(h, n.jammed));
+    const nb::object ammo = Get(h, n.ammo);
+    const int weapons = g_->specs[fi].n_weapons;
+    if (!PyList_Check(ammo.ptr()) || PyList_GET_SIZE(ammo.ptr()) != weapons)
+      throw std::invalid_argument("one ammunition count per weapon");
+    for (int k = 0; k < weapons; ++k) f_.ammo[k] = Int(PyList_GET_ITEM(ammo.ptr(), k));
   }
 
   // Z02: the fighter's own turn began benommen (Combat.turn_benommen).
@@ -241,6 +267,10 @@ void BindPrompts(nb::module_& m) {
       .def("keep", &Prompts::Keep, nb::arg("frame"), "prompts.py keep_choices natively.")
       .def("niederwerfen", &Prompts::Niederwerfen, nb::arg("combat"), nb::arg("target"),
            nb::arg("attacker"), "prompts.py niederwerfen_choices natively.")
+      .def("blockade", &Prompts::Blockade, nb::arg("combat"), nb::arg("guard"), nb::arg("mover"),
+           nb::arg("start"), nb::arg("end"), "prompts.py blockade_attack_choices natively.")
+      .def("catch_fall", &Prompts::CatchFall, nb::arg("combat"), nb::arg("fighter"),
+           "prompts.py catch_fall_choices natively.")
       .def("defence", &Prompts::Defence, nb::arg("combat"), nb::arg("target"),
            nb::arg("attacker"), nb::arg("mode"), nb::arg("index"),
            "prompts.py defence_choices natively.");

@@ -2,6 +2,8 @@
 // cwenv/engine/prompts.py and conditions.py, each naming its twin.
 #include "prompts.hpp"
 
+#include <algorithm>
+
 #include "faults.hpp"
 
 namespace cwenv::kampf {
@@ -131,6 +133,34 @@ void DefenceChoices(const GameDesc& g, const PromptRules& r, const Fighter& t, i
     }
   }
   out.push_back({PromptKind::kNoDefence, ti, attacker, -1, 0});
+}
+
+void BlockadeChoices(const GameDesc& g, const PromptRules& r, const Fighter& guard, int gi,
+                     const Reacting& x, int mover, int a, int b, std::vector<PromptAct>& out) {
+  out.clear();
+  const int pay = ReactionChoice(g, r, guard, x);
+  if (pay < 0 && !ShakeToReact(g, r, guard, x)) return;
+  const int near = std::min(g.Distance(guard.pos, a), g.Distance(guard.pos, b));
+  const Spec& spec = g.specs[gi];
+  for (int wi = 0; wi < spec.n_weapons; ++wi) {
+    const Weapon& w = spec.weapons[wi];
+    if (w.ranged || !WeaponUsable(spec, guard, wi) || near > w.reach) continue;
+    if (pay < 0) {  // asked with none yet (M08 first): one weapon in reach is enough
+      out.push_back({PromptKind::kLetPass, gi, mover, -1, 0});
+      return;
+    }
+    out.push_back({PromptKind::kBlockadeAttack, gi, mover, wi, pay});
+  }
+  if (!out.empty()) out.push_back({PromptKind::kLetPass, gi, mover, -1, 0});
+}
+
+void CatchFallChoices(const GameDesc& g, const PromptRules& r, const Fighter& f, int fi,
+                      const Reacting& x, std::vector<PromptAct>& out) {
+  out.clear();
+  const int pay = ReactionChoice(g, r, f, x);
+  if (pay < 0 && !ShakeToReact(g, r, f, x)) return;
+  if (pay >= 0) out.push_back({PromptKind::kCatchFall, fi, -1, -1, pay});
+  out.push_back({PromptKind::kNoCatch, fi, -1, -1, 0});
 }
 
 }  // namespace cwenv::kampf

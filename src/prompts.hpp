@@ -1,7 +1,7 @@
 // The legality of the prompts (docs/native.md "The prompts"): the choices of every ported
 // decision kind other than TURN, the native twin of cwenv/engine/prompts.py (PRE_CHECK,
-// POST_CHECK, KEEP, NIEDERWERFEN, DEFEND) and conditions.py prompt_shakes (M08, X38).
-// The other kinds (ORDER, BLOCKADE, STURZ, DAMAGE, DEATH, DRAG) stay with the reference
+// POST_CHECK, KEEP, NIEDERWERFEN, DEFEND, BLOCKADE, STURZ) and conditions.py prompt_shakes
+// (M08, X38). The other kinds (ORDER, DAMAGE, DEATH, DRAG) stay with the reference
 // (prompts.py UNPORTED). tests/test_native_prompts.py checks the same lists, order
 // included, at every prompt of seeded random-play games.
 #pragma once
@@ -21,7 +21,8 @@ void MummShakes(const GameDesc& g, const Fighter& f, int fi, std::vector<Act>& o
 enum class PromptKind : std::uint8_t {
   kMummShake = 23, kPreNone = 25, kPreImprove = 26, kPreGrosserWurf = 27, kPostAccept = 28,
   kPostReroll = 29, kPostAvert = 30, kKeepFirst = 31, kKeepSecond = 32, kDefend = 33,
-  kNoDefence = 34, kDropProne = 35, kStayUp = 36, kPreActionbonus = 47,
+  kNoDefence = 34, kDropProne = 35, kStayUp = 36, kBlockadeAttack = 37, kLetPass = 38,
+  kCatchFall = 39, kNoCatch = 40, kPreActionbonus = 47,
 };
 
 // One prompt choice as cwenv.engine.actions.Action numbers it (-1: unused).
@@ -95,5 +96,15 @@ enum class Mode : std::uint8_t { kWeapon = 0, kHack = 1, kManeuver = 2, kBlockad
 void DefenceChoices(const GameDesc& g, const PromptRules& r, const Fighter& t, int ti,
                     const Reacting& x, int attacker, Mode mode, int index,
                     std::vector<PromptAct>& out);
+
+// prompts.py blockade_attack_choices (R04, M05, M08, X38): ``guard``'s Blockadeangriffe
+// on ``mover`` stepping from cell ``a`` to ``b`` with each usable melee weapon in reach
+// (the guard's drawn, dropped, jammed and ammunition read), then letting it pass; empty
+// when the guard is not asked.
+void BlockadeChoices(const GameDesc& g, const PromptRules& r, const Fighter& guard, int gi,
+                     const Reacting& x, int mover, int a, int b, std::vector<PromptAct>& out);
+// prompts.py catch_fall_choices (R05, B06, M05): empty when the faller is not asked.
+void CatchFallChoices(const GameDesc& g, const PromptRules& r, const Fighter& f, int fi,
+                      const Reacting& x, std::vector<PromptAct>& out);
 
 }  // namespace cwenv::kampf

@@ -2,10 +2,10 @@
 cwenv/engine/prompts_core.py): at every decision but TURN of seeded random-play games of
 the differential test's mixed pool, the core lists the same choices as the reference, in
 the same order — a check's Mumm prompts before and after the roll and the choice of the
-result that stands, dropping prone when targeted and the defences, and the Mumm shakes at
-every prompt; the kinds not ported keep their Python choices; a difference planted in the
-core is caught; an option reading the core does not know leaves the game to the
-reference."""
+result that stands, dropping prone when targeted and the defences, the Blockadeangriffe,
+catching a fall, and the Mumm shakes at every prompt; the kinds not ported keep their
+Python choices; a difference planted in the core is caught; an option reading the core
+does not know leaves the game to the reference."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def _games(count: int) -> Counter[object]:
 
 def test_every_prompt_lists_the_reference_choices() -> None:
     seen = _games(GAMES)
-    assert sum(seen[k] for k in prompts.PORTED) > 1_500, seen  # 1,903 at the time of writing
+    assert sum(seen[k] for k in prompts.PORTED) > 2_000, seen  # 2,521 at the time of writing
     # The sample reaches every choice of every ported kind, paid both ways where a
     # reaction is paid (0: one of the round's, 1: Mumm, M05).
     wanted = [
@@ -130,10 +130,34 @@ def test_every_prompt_lists_the_reference_choices() -> None:
         (K.DEFEND, CheckValue.AUSWEICHEN),
         (K.DEFEND, CheckValue.KAMPFKUNST),
         (K.DEFEND, CheckValue.FIREWALL),
+        (K.BLOCKADE, ActionKind.BLOCKADE_ATTACK, 0),
+        (K.BLOCKADE, ActionKind.BLOCKADE_ATTACK, 1),
+        (K.BLOCKADE, ActionKind.LET_PASS, 0),
     ]
     assert [w for w in wanted if not seen[w]] == [], seen
     assert seen["shakes"] > 10, seen  # prompts with an M08 shake among their choices
-    assert {k for k in prompts.UNPORTED if seen[k]} >= {K.ORDER, K.BLOCKADE, K.DAMAGE}, seen
+    assert {k for k in prompts.UNPORTED if seen[k]} >= {K.ORDER, K.DAMAGE, K.DRAG}, seen
+
+
+def test_a_fall_outside_the_turn_is_offered_as_the_reference_offers_it() -> None:
+    """STURZ (R05), which random play of the sample does not reach: a climber 3 m up is
+    knocked off in the enemy's turn and asked to catch the fall; the core answers, as the
+    reference, with the reaction and without."""
+    from cwenv.model.types import Maneuver
+    from tests.helpers import find
+    from tests.test_rules_movement import at_high_ledge, end_turns_until
+
+    with engine_as("native"):
+        c = at_high_ledge([3, 4, 2, 2], enemy_at=(0, 2))
+        c.apply(find(c, ActionKind.SCHWIERIG, cell=c.bm.index(1, 1)))
+        end_turns_until(c, 1)
+        c.apply(find(c, ActionKind.MANEUVER, target=0, arg=int(Maneuver.UMREISSEN)))
+        while c.decision is not None and c.decision.kind is not K.STURZ:
+            c.apply(c.legal_actions()[-1])  # no defence, no Mumm
+        assert c.decision is not None and prompts_core.prompts_of(c) is not None
+        native = prompts.asked_choices(c)
+        assert native == prompts.asked_choices(c, reference=True) == c.decision.actions
+        assert [a.kind for a in native] == [ActionKind.CATCH_FALL, ActionKind.NO_CATCH]
 
 
 def test_every_decision_kind_is_ported_or_named_unported() -> None:

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 from cwenv.battlemap.paths import Route
 from cwenv.battlemap.steps import StepKind
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.actions import ActionKind, Decision, DecisionKind
 from cwenv.engine.checks import check
-from cwenv.engine.conditions import pay_reaction, reaction_choices, shake_to_react
+from cwenv.engine.conditions import pay_reaction
 from cwenv.engine.damage import DamageFrame
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.payloads import CheckPurpose, FallPrompt
+from cwenv.engine.prompts import catch_fall_choices
 from cwenv.model.types import CheckValue, Condition
 from cwenv.rules.probe import ProbeResult
 
@@ -68,12 +69,10 @@ class FallFrame(Frame):
 
     def _catch_prompt(self, c: Combat, f: FighterState) -> Decision | None:
         """R05: catch the fall with a reaction (or M05); a benommen faller who could shake
-        it off first (M08, X38) is asked with the shake only."""
-        pay = reaction_choices(c, f)
-        if not pay and not shake_to_react(c, f):
+        it off first (M08, X38) is asked with the shake only (prompts.py)."""
+        choices = catch_fall_choices(c, f)
+        if not choices:
             return None
-        catch = [Action(ActionKind.CATCH_FALL, f.idx, mumm=pay[0])] if pay else []
-        choices = (*catch, Action(ActionKind.NO_CATCH, f.idx))
         return Decision(DecisionKind.STURZ, f.idx, choices, FallPrompt(self.metres))
 
     def reprompt(self, c: Combat, decision: Decision, shaken: Condition | None) -> Decision | None:

@@ -12,18 +12,17 @@ from cwenv.battlemap.blockade import Guard, Threat, passes
 from cwenv.battlemap.grid import Terrain
 from cwenv.battlemap.steps import MoveProfile
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.actions import ActionKind, Decision, DecisionKind
 from cwenv.engine.conditions import (
     can_use_reaction,
     pay_reaction,
-    reaction_choices,
-    shake_to_react,
 )
 from cwenv.engine.damage import gain_zehrend
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.payloads import BlockadePrompt
+from cwenv.engine.prompts import blockade_attack_choices
 from cwenv.engine.victory import escapes
-from cwenv.model.types import AttackMode, Condition, WeaponKind
+from cwenv.model.types import AttackMode, Condition
 from cwenv.rules.options import ClimbDown, DropAbsorbed, ProneMovement, Rounding, RuleOptions
 
 if TYPE_CHECKING:
@@ -161,25 +160,12 @@ def blockade_prompt(
 def blockade_choices(
     c: Combat, mover: FighterState, g: FighterState, a: int, b: int
 ) -> Decision | None:
-    """R04, M05: ``g``'s Blockadeangriffe on ``mover`` stepping a→b with each melee weapon
-    in reach; a benommen ``g`` who could shake it off (M08, X38) is asked with none yet."""
-    pay = reaction_choices(c, g)
-    if not pay and not shake_to_react(c, g):
+    """R04, M05: ``g``'s Blockadeangriffe on ``mover`` stepping a→b (prompts.py
+    blockade_attack_choices), or None when ``g`` is not asked."""
+    choices = blockade_attack_choices(c, mover, g, a, b)
+    if not choices:
         return None
-    near = min(c.bm.distance(g.pos, a), c.bm.distance(g.pos, b))
-    weapons = [
-        wi
-        for wi, w in enumerate(g.weapons)
-        if w.kind is WeaponKind.MELEE and g.weapon_usable(wi) and near <= w.reach
-    ]
-    if not weapons:
-        return None
-    choices = [
-        Action(ActionKind.BLOCKADE_ATTACK, g.idx, mover.idx, -1, wi, pay[0])
-        for wi in (weapons if pay else ())
-    ]
-    choices.append(Action(ActionKind.LET_PASS, g.idx, mover.idx))
-    return Decision(DecisionKind.BLOCKADE, g.idx, tuple(choices), BlockadePrompt(mover.idx, a, b))
+    return Decision(DecisionKind.BLOCKADE, g.idx, choices, BlockadePrompt(mover.idx, a, b))
 
 
 class MoveStage(IntEnum):

@@ -1,5 +1,5 @@
 """The legality of the prompts: the choices of every decision but TURN (M01–M03, M05, M09,
-P03, R06, A02, A03, X14, X21, X22, X38, X53).
+P03, R04, R05, R06, A02, A03, X14, X21, X22, X38, X53).
 
 A prompt carries its choices ready-made (``Decision.actions``); the frame that asks builds
 them with the functions here, and ``Combat.legal_actions`` puts the M08 shakes of
@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cwenv.engine.actions import Action, ActionKind, DecisionKind
-from cwenv.engine.attack_plan import defence_values
 from cwenv.engine.conditions import (
     can_use_reaction,
     reaction_choices,
@@ -26,9 +25,10 @@ from cwenv.engine.conditions import (
     shake_to_react,
 )
 from cwenv.engine.parts import PartKind
+from cwenv.engine.payloads import BlockadePrompt
 from cwenv.engine.prompts_core import prompts_of
 from cwenv.invariants import present
-from cwenv.model.types import AttackMode
+from cwenv.model.types import AttackMode, WeaponKind
 
 if TYPE_CHECKING:
     from cwenv.engine.checks import CheckFrame
@@ -36,12 +36,15 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
 
 _K = DecisionKind
-PORTED = frozenset({_K.PRE_CHECK, _K.POST_CHECK, _K.KEEP, _K.NIEDERWERFEN, _K.DEFEND})
+PORTED = frozenset(
+    {_K.PRE_CHECK, _K.POST_CHECK, _K.KEEP, _K.NIEDERWERFEN, _K.DEFEND, _K.BLOCKADE, _K.STURZ}
+)
 """Decision kinds whose choices the core lists (with the M08 shakes at them)."""
-UNPORTED = frozenset({_K.ORDER, _K.BLOCKADE, _K.STURZ, _K.DAMAGE, _K.DEATH, _K.DRAG})
-"""Decision kinds whose choices stay Python's under the native engine too: roundflow.py
-(ORDER), movement.py blockade_choices (BLOCKADE), falls.py (STURZ), damage.py (DAMAGE,
-DEATH), effects.py (DRAG); the M08 shakes at them are the core's."""
+UNPORTED = frozenset({_K.ORDER, _K.DAMAGE, _K.DEATH, _K.DRAG})
+"""Decision kinds whose choices stay Python's under the native engine too, the M08 shakes
+at them the core's: ORDER (roundflow.py: the tied fighters, no rule to check), DAMAGE and
+DEATH (damage.py: two fixed choices once the Mumm is affordable, M04, M06) and DRAG
+(effects.py: the movement search's destinations, native already)."""
 
 PRE_SPENDS = (ActionKind.PRE_ACTIONBONUS, ActionKind.PRE_IMPROVE, ActionKind.PRE_GROSSER_WURF)
 POST_SPENDS = (ActionKind.POST_AVERT, ActionKind.POST_REROLL)
@@ -131,6 +134,8 @@ def defence_choices(
 def reference_defence_choices(
     c: Combat, t: FighterState, a: FighterState, mode: AttackMode, index: int
 ) -> tuple[Action, ...]:
+    from cwenv.engine.attack_plan import defence_values  # it imports the frames, they this
+
     pay = reaction_choices(c, t)
     if mode is AttackMode.MANEUVER and c.options.maneuver_reaction_cost == 0:
         pay = (0,) if can_use_reaction(c, t) else ()  # X22: a free defence, if able
@@ -142,6 +147,59 @@ def reference_defence_choices(
     ]
     choices.append(Action(ActionKind.NO_DEFENCE, t.idx, a.idx))
     return tuple(choices)
+
+
+# -- reactions to movement (MoveFrame, FallFrame) -----------------------------------------------
+def blockade_attack_choices(
+    c: Combat, mover: FighterState, g: FighterState, a: int, b: int
+) -> tuple[Action, ...]:
+    """BLOCKADE (R04, M05, M08, X38): ``g``'s Blockadeangriffe on ``mover`` stepping a→b
+    with each usable melee weapon in reach, then letting it pass; a benommen ``g`` who
+    could shake it off is asked with none yet; empty when ``g`` is not asked."""
+    native = prompts_of(c)
+    if native is not None:
+        return native.blockade(c, g.idx, mover.idx, a, b)
+    return reference_blockade_attack_choices(c, mover, g, a, b)
+
+
+def reference_blockade_attack_choices(
+    c: Combat, mover: FighterState, g: FighterState, a: int, b: int
+) -> tuple[Action, ...]:
+    pay = reaction_choices(c, g)
+    if not pay and not shake_to_react(c, g):
+        return ()
+    near = min(c.bm.distance(g.pos, a), c.bm.distance(g.pos, b))
+    weapons = [
+        wi
+        for wi, w in enumerate(g.weapons)
+        if w.kind is WeaponKind.MELEE and g.weapon_usable(wi) and near <= w.reach
+    ]
+    if not weapons:
+        return ()
+    choices = [
+        Action(ActionKind.BLOCKADE_ATTACK, g.idx, mover.idx, -1, wi, pay[0])
+        for wi in (weapons if pay else ())
+    ]
+    choices.append(Action(ActionKind.LET_PASS, g.idx, mover.idx))
+    return tuple(choices)
+
+
+def catch_fall_choices(c: Combat, f: FighterState) -> tuple[Action, ...]:
+    """STURZ (R05, B06, M05): catching the fall with a reaction (or M05), or not; a
+    benommen faller who could shake it off first (M08, X38) is asked with the shake only;
+    empty when the faller is not asked."""
+    native = prompts_of(c)
+    if native is not None:
+        return native.catch_fall(c, f.idx)
+    return reference_catch_fall_choices(c, f)
+
+
+def reference_catch_fall_choices(c: Combat, f: FighterState) -> tuple[Action, ...]:
+    pay = reaction_choices(c, f)
+    if not pay and not shake_to_react(c, f):
+        return ()
+    catch = [Action(ActionKind.CATCH_FALL, f.idx, mumm=pay[0])] if pay else []
+    return (*catch, Action(ActionKind.NO_CATCH, f.idx))
 
 
 def asked_choices(c: Combat, reference: bool = False) -> tuple[Action, ...]:
@@ -161,11 +219,17 @@ def asked_choices(c: Combat, reference: bool = False) -> tuple[Action, ...]:
             spends = reference_check_spends if reference else check_spends
             return spends(c, top, f, d.kind is _K.POST_CHECK)
         return (reference_keep_choices if reference else keep_choices)(c, top)
+    if d.kind is _K.STURZ:
+        return (reference_catch_fall_choices if reference else catch_fall_choices)(c, f)
+    if isinstance(d.payload, BlockadePrompt):
+        step = d.payload
+        blockade = reference_blockade_attack_choices if reference else blockade_attack_choices
+        return blockade(c, c.fighters[step.mover], f, step.start, step.end)
     if not isinstance(top, AttackFrame):
         raise TypeError(f"a {d.kind.name} prompt asked by {type(top).__name__}")
-    a = c.fighters[top.attacker]
+    attacker = c.fighters[top.attacker]
     if d.kind is _K.NIEDERWERFEN:
         drop = reference_niederwerfen_choices if reference else niederwerfen_choices
-        return drop(c, f, a)
+        return drop(c, f, attacker)
     defend = reference_defence_choices if reference else defence_choices
-    return defend(c, f, a, top.mode, top.index)
+    return defend(c, f, attacker, top.mode, top.index)
