@@ -271,7 +271,8 @@ NB_MODULE(_core, m) {
 
   m.def("_fault", &PlantFault, nb::arg("name"),
         "Test only: plant one deviation from the reference (provocation_tie, cover_level, "
-        "melee_reach_edge, guard_reach, extra_action_twice, living_cover_tie, sync_lp).");
+        "melee_reach_edge, guard_reach, extra_action_twice, living_cover_tie, sync_lp, "
+        "last_reaction).");
   m.def("_faults_off", [] { cwenv::g_fault = cwenv::Fault::kNone; },
         "Test only: the core answers as the reference again.");
 

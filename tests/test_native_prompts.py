@@ -172,6 +172,18 @@ def test_a_planted_difference_is_caught(fault: Callable[[str], None]) -> None:
     assert "mumm=" in str(failure.value) or "()" in str(failure.value), failure.value
 
 
+def test_the_differential_test_catches_the_planted_difference(
+    fault: Callable[[str], None],
+) -> None:
+    fault("last_reaction")  # game 3 of the mixed pool at step 11 when written
+    from cwenv.native.differential import DivergenceError, Play, play_case
+
+    with pytest.raises(DivergenceError) as failure:
+        for i in range(10):
+            play_case(cases.case_of(i, "mixed"), "mixed", Play(encode_every=0, max_steps=200))
+    assert "legal" in failure.value.divergence.what, failure.value.divergence.describe()
+
+
 def test_an_option_reading_unknown_to_the_core_leaves_the_game_to_the_reference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
