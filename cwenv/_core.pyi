@@ -111,8 +111,8 @@ class Kampf:
     def state_bytes(self) -> int: ...
 
 # Test only (src/faults.hpp, tests/test_native_faults.py): plant one deviation from the
-# reference ("provocation_tie", "cover_level", "melee_reach_edge", "guard_reach" or
-# "extra_action_twice", "living_cover_tie", "last_reaction"), and take it back.
+# reference ("provocation_tie", "cover_level", "melee_reach_edge", "guard_reach",
+# "extra_action_twice", "living_cover_tie", "sync_lp" or "last_reaction"), and take it back.
 def _fault(name: str) -> None: ...
 def _faults_off() -> None: ...
 
