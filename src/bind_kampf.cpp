@@ -193,6 +193,12 @@ class Kampf final : public StateSource {
            ReadCells(Get(combat, N().solid), s_.solid, cells);
   }
 
+  void Swapped() override {  // ImportOccupant clears the cells it filled: this state's
+    filled_.clear();
+    for (std::size_t c = 0; c < s_.occupant.size(); ++c)
+      if (s_.occupant[c] >= 0) filled_.push_back(static_cast<int>(c));
+  }
+
   // The equality gate (tests/test_native_state_sync.py): the state brought up to date,
   // against a fresh import of the whole combat, the first differing field ("" when none);
   // None when the combat is not this game's. The fresh import is kept.
@@ -394,5 +400,5 @@ void BindKampf(nb::module_& m) {
            "combat is not this game's.")
       .def_prop_ro("state_bytes", &Kampf::state_bytes,
                    "Bytes of the combat state last loaded (event log and frames excluded).");
-  BindSync(kampf);
+  BindSync(m, kampf);
 }

@@ -81,11 +81,21 @@ bool EventSync::Sync(nb::handle combat, StateSource& src, const GameDesc& g, Sta
   // edit change fighters directly): imported whole until its first apply.
   const nb::object history = Get(combat, n.history);
   const bool played = !PyList_Check(history.ptr()) || PyList_GET_SIZE(history.ptr()) > 0;
-  bool ours = configured_ && list && played && token_.is_valid() &&
-              token.ptr() == token_.ptr() && len >= consumed_ &&
-              (consumed_ == 0 || PyList_GET_ITEM(el, consumed_ - 1) == last_.ptr());
+  Held* held = configured_ && list && played && token.is_valid() && nb::isinstance<Held>(token)
+                   ? nb::inst_ptr<Held>(token)
+                   : nullptr;
+  if (held && (held->owner != this || held->generation != generation_)) held = nullptr;
+  if (held && held != cur_) {  // another combat of this game, kept: its state back
+    if (cur_) cur_->state = s;
+    s = held->state;
+    cur_ = held, cur_obj_ = token;
+    src.Swapped();
+    ++counts.swaps;
+  }
+  bool ours = held && len >= held->consumed &&
+              (held->consumed == 0 || PyList_GET_ITEM(el, held->consumed - 1) == held->last.ptr());
   dirty_ = 0, occupant_dirty_ = doors_dirty_ = false;
-  for (std::size_t i = consumed_; ours && i < len; ++i) {
+  for (std::size_t i = ours ? held->consumed : len; ours && i < len; ++i) {
     PyObject* e = PyList_GET_ITEM(el, i);
     std::size_t kind = 0;
     while (kind < classes_.size() && classes_[kind] != reinterpret_cast<PyObject*>(Py_TYPE(e)))
@@ -100,27 +110,30 @@ bool EventSync::Sync(nb::handle combat, StateSource& src, const GameDesc& g, Sta
   }
   if (!ours) {  // the whole state again, this combat's token on it
     ++counts.full;
-    Forget();
+    if (cur_) cur_->state = s;  // the combat it was stays kept
+    cur_ = nullptr, cur_obj_ = nb::object();
     if (!src.ImportAll(combat)) return false;
     if (!configured_ || !list || !played) return true;
-    token_ = nb::steal(PyObject_CallNoArgs(reinterpret_cast<PyObject*>(&PyBaseObject_Type)));
-    if (!token_.is_valid() || PyObject_SetAttr(combat.ptr(), n.token.ptr(), token_.ptr()) < 0)
+    cur_obj_ = nb::type<Held>()();
+    cur_ = nb::inst_ptr<Held>(cur_obj_);
+    cur_->owner = this, cur_->generation = generation_;
+    if (PyObject_SetAttr(combat.ptr(), n.token.ptr(), cur_obj_.ptr()) < 0)
       throw nb::python_error();
   } else {
-    counts.events += static_cast<long long>(len - consumed_);
+    counts.events += static_cast<long long>(len - cur_->consumed);
     const nb::object fighters = Get(combat, n.fighters);
     PyObject* fl = fighters.ptr();
     if (!PyList_Check(fl) || PyList_GET_SIZE(fl) != static_cast<Py_ssize_t>(s.fighters.size()))
-      return Forget(), false;
+      return Abandon();
     for (std::size_t i = 0; i < s.fighters.size(); ++i) {
       PyObject* h = PyList_GET_ITEM(fl, i);
       // Not event-carried: announced help is used up when the helped check begins
       // (helping.py help_frame), and the aim when a shot is planned (attack.py, X03), a
       // decision or more before an event says so (a prompt to the target, a Mumm spend).
       const Fighter& was = s.fighters[i];
-      if (dirty_ >> i & 1 || was.helpers || (attacking_ >> i & 1 && was.aim_stacks)) {
+      if (dirty_ >> i & 1 || was.helpers || (cur_->attacking >> i & 1 && was.aim_stacks)) {
         ++counts.rereads;
-        if (!src.ImportFighter(h, i)) return Forget(), false;
+        if (!src.ImportFighter(h, i)) return Abandon();
         occupant_dirty_ = true;
         continue;
       }
@@ -130,11 +143,11 @@ bool EventSync::Sync(nb::handle combat, StateSource& src, const GameDesc& g, Sta
       const int pos = static_cast<int>(Int(h, n.pos));
       if (pos != f.pos) f.pos = pos, LetGo(f), occupant_dirty_ = true;
     }
-    if (occupant_dirty_ && !src.ImportOccupant(combat)) return Forget(), false;
-    if (doors_dirty_ && !src.ImportDoors(combat)) return Forget(), false;
+    if (occupant_dirty_ && !src.ImportOccupant(combat)) return Abandon();
+    if (doors_dirty_ && !src.ImportDoors(combat)) return Abandon();
   }
-  consumed_ = len;
-  last_ = len ? nb::borrow(PyList_GET_ITEM(el, len - 1)) : nb::none();
+  cur_->consumed = len;
+  cur_->last = len ? nb::borrow(PyList_GET_ITEM(el, len - 1)) : nb::none();
   return true;
 }
 
@@ -207,8 +220,8 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       if (!f) return false;
       const long long i = Int(e, n.fighter);
       if (i < 0 || i >= count) return false;
-      if (attacking_ >> i & 1 && s.fighters[i].aim_stacks) Dirty(i, s);
-      attacking_ &= ~(std::uint64_t{1} << i);
+      if (cur_->attacking >> i & 1 && s.fighters[i].aim_stacks) Dirty(i, s);
+      cur_->attacking &= ~(std::uint64_t{1} << i);
       return true;
     }
     case EventKind::kHit: {  // attack.py: X03 zielen_lost_on_hit
@@ -236,7 +249,7 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       } else if (mode == kModeWeapon || mode == kModeHack) {
         return false;
       }
-      attacking_ |= std::uint64_t{1} << i;  // its aim is polled until the roll (X03)
+      cur_->attacking |= std::uint64_t{1} << i;  // its aim is polled until the roll (X03)
       return true;
     }
     // Not in the event's fields: the side effects of a status (X44 kampfunfähig is prone,

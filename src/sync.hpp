@@ -34,6 +34,7 @@ class StateSource {
   virtual bool ImportFighter(nb::handle fighter, std::size_t i) = 0;
   virtual bool ImportOccupant(nb::handle combat) = 0;
   virtual bool ImportDoors(nb::handle combat) = 0;  // opaque and solid
+  virtual void Swapped() = 0;  // the state is another combat's now
 
  protected:
   ~StateSource() = default;
@@ -60,7 +61,22 @@ struct SyncRules {
 
 // Why a sync imported everything (the counts the benchmarks and tests read).
 struct SyncCounts {
-  long long syncs = 0, events = 0, rereads = 0, full = 0, unknown = 0;
+  long long syncs = 0, events = 0, rereads = 0, full = 0, unknown = 0, swaps = 0;
+};
+
+class EventSync;
+
+// One combat's kept state, held by the combat as its ``_core_token`` (a _core.KampfState):
+// a Kampf serves several combats of its game in turn (a vector env, two fights played
+// alternately) by swapping states instead of importing. clone() does not copy the token,
+// so a clone imports its own.
+struct Held {
+  const EventSync* owner = nullptr;
+  long long generation = 0;  // EventSync::Forget makes every held state stale
+  State state;  // the combat's state while another combat's is the Kampf's
+  std::size_t consumed = 0;  // events applied
+  nb::object last;  // the last event applied
+  std::uint64_t attacking = 0;  // declared an attack whose roll has not come yet
 };
 
 class EventSync {
@@ -73,13 +89,23 @@ class EventSync {
 
   // Brings ``s`` up to ``combat``'s state; false when the combat is not the game's.
   bool Sync(nb::handle combat, StateSource& src, const GameDesc& g, State& s);
-  void Forget() { token_ = nb::object(), last_ = nb::object(), consumed_ = 0, attacking_ = 0; }
+  // Every held state stale (a fresh generation, unique across Kampfs).
+  void Forget() {
+    static long long generations = 0;
+    cur_ = nullptr, cur_obj_ = nb::object(), generation_ = ++generations;
+  }
 
   SyncCounts counts;
   std::string last_unknown;  // the class of the last event the table did not know
 
  private:
   bool Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s);
+  // The current combat's held state no longer its state (a failed re-read).
+  bool Abandon() {
+    if (cur_) cur_->generation = -1;
+    cur_ = nullptr, cur_obj_ = nb::object();
+    return false;
+  }
   void Dirty(long long fighter, const State& s);
   static void LetGo(Fighter& f) { f.climb_cell = -1, f.climb_height = 0; }
 
@@ -89,11 +115,10 @@ class EventSync {
   nb::dict labels_;
   nb::object extra_action_;
   SyncRules rules_;
-  nb::object token_;  // the combat's _core_token while this state is its state
-  nb::object last_;   // the last event applied
-  std::size_t consumed_ = 0;
+  Held* cur_ = nullptr;  // the combat whose state the Kampf holds now
+  nb::object cur_obj_;  // its _core_token
+  long long generation_ = 0;
   std::uint64_t dirty_ = 0;
-  std::uint64_t attacking_ = 0;  // declared an attack whose roll has not come yet
   bool occupant_dirty_ = false, doors_dirty_ = false;
 };
 
@@ -111,8 +136,12 @@ bool ReadCells(nb::handle buffer, std::vector<std::uint8_t>& out, std::size_t si
 // The sync's Python face on _core.Kampf (bind_kampf.cpp): K has ``sync``, ``sync_on`` and
 // ``SyncCheck``.
 template <typename K>
-void BindSync(nb::class_<K>& kampf) {
+void BindSync(nb::module_& m, nb::class_<K>& kampf) {
   using Rules = std::tuple<bool, bool, bool, std::uint32_t, std::uint32_t>;
+  nb::class_<Held>(m, "KampfState",
+                   "One combat's native state kept across decisions (src/sync.hpp Held), "
+                   "the combat's _core_token.")
+      .def(nb::init<>());
   kampf
       .def(
           "sync_tables",
@@ -138,10 +167,10 @@ void BindSync(nb::class_<K>& kampf) {
           [](const K& k) {
             const SyncCounts& c = k.sync.counts;
             return nb::make_tuple(c.syncs, c.events, c.rereads, c.full, c.unknown,
-                                  k.sync.last_unknown);
+                                  k.sync.last_unknown, c.swaps);
           },
           "(syncs, events applied, fighters re-read, whole imports, unknown events, the "
-          "last unknown event class).");
+          "last unknown event class, swaps to another combat's kept state).");
 }
 
 }  // namespace cwenv::kampf

@@ -99,9 +99,31 @@ def test_one_whole_import_per_combat() -> None:
                 break
             legal = c.legal_actions()
             c.apply(legal[rng.randrange(len(legal))])
-        syncs, events, _, whole, _, _ = kampf.sync_counts
+        syncs, events, _, whole, *_ = kampf.sync_counts
         assert whole - full <= 1, kampf.sync_counts
         assert syncs > 50 and events > 50, kampf.sync_counts
+
+
+def test_two_combats_played_in_turn_keep_their_own_states() -> None:
+    """One game's Kampf serves two combats played alternately (a vector env) by swapping
+    their kept states: each imported whole once, both equal a fresh import throughout."""
+    with engine_as("native"):
+        case = cases.case_of(5, "mixed")
+        game = case.game("native")
+        fights = [game.new_combat(case.seed), game.new_combat(case.seed + 1)]
+        kampf = _kampf(fights[0])
+        rng = random.Random(case.seed)
+        for c in fights:
+            c.apply(c.legal_actions()[0])
+        _, _, _, whole, _, _, swaps = kampf.sync_counts
+        for step in range(120):
+            for c in fights:
+                if c.outcome is None:
+                    assert kampf.sync_check(c) == "", f"fight {fights.index(c)} step {step}"
+                    legal = c.legal_actions()
+                    c.apply(legal[rng.randrange(len(legal))])
+        assert kampf.sync_counts[3] - whole <= 2, kampf.sync_counts
+        assert kampf.sync_counts[6] - swaps > 100, kampf.sync_counts
 
 
 def test_a_planted_difference_in_one_event_update_is_caught(
