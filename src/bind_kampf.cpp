@@ -193,20 +193,10 @@ class Kampf final : public StateSource {
            ReadCells(Get(combat, N().solid), s_.solid, cells);
   }
 
-  void Swapped() override {  // ImportOccupant clears the cells it filled: this state's
-    filled_.clear();
-    for (std::size_t c = 0; c < s_.occupant.size(); ++c)
-      if (s_.occupant[c] >= 0) filled_.push_back(static_cast<int>(c));
-  }
+  void Swapped() override { FilledOf(s_, filled_); }
 
-  // The equality gate (tests/test_native_state_sync.py): the state brought up to date,
-  // against a fresh import of the whole combat, the first differing field ("" when none);
-  // None when the combat is not this game's. The fresh import is kept.
-  nb::object SyncCheck(nb::handle combat) {
-    if (!Import(combat, nb::none())) return nb::none();
-    const State kept = s_;
-    if (!ImportAll(combat)) return nb::none();
-    return nb::str(FirstDifference(g_, kept, s_).c_str());
+  nb::object SyncCheck(nb::handle combat) {  // the equality gate (sync.hpp CheckKept)
+    return CheckKept(combat, Import(combat, nb::none()), *this, g_, s_);
   }
 
   EventSync sync;  // the events applied so far (sync.hpp)

@@ -126,6 +126,15 @@ class EventSync {
 // (the equality gate, tests/test_native_state_sync.py).
 std::string FirstDifference(const GameDesc& g, const State& a, const State& b);
 
+// The equality gate (tests/test_native_state_sync.py): ``s``, brought up to date from the
+// events (``kept``: Import succeeded), against a fresh import of the whole combat, which
+// ``s`` keeps: the first differing field ("" when none), None when the combat is not the
+// game's.
+nb::object CheckKept(nb::handle combat, bool kept, StateSource& src, const GameDesc& g, State& s);
+
+// The cells of ``s`` that have an occupant (what ReadOccupant clears first).
+void FilledOf(const State& s, std::vector<int>& filled);
+
 // The Combat's occupant dict into ``s`` (``filled``: the cells given an occupant, cleared
 // first instead of every cell), and a per-cell bytearray (opacity, solidity); false when
 // they are not the game's.
