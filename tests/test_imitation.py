@@ -71,6 +71,26 @@ def test_the_clone_agrees_with_the_schuetze_on_held_aside_games() -> None:
     assert agree >= 0.55 and agree >= 2 * chance, (agree, chance)
 
 
+def test_wins_only_clones_the_won_games_and_values_all() -> None:
+    """Under ``wins_only`` only the teacher's won games are cloned, but its lost games
+    stay for the value head: a critic fitted to wins alone would expect every game won."""
+    imitation = {**BASE["imitation"], "games": 12, "wins_only": True, "held_aside": 0.2}
+    cfg = TrainingConfig.model_validate({**BASE, "imitation": imitation})
+    demos, stats = collect(cfg)
+    cloned = np.asarray(demos.cloned)
+    assert stats["decisions"] == int(cloned.sum()) > 0
+    assert stats["value_only_decisions"] == int((~cloned).sum()) > 0  # the Schütze lost some
+    returns = np.asarray(demos.returns)
+    assert returns[~cloned].mean() < 0 < returns[cloned].mean()  # losses teach the value
+    won = {g for g, c in zip(demos.games, demos.cloned, strict=True) if c}
+    assert stats["recorded_games"] == len(won) < 12
+    result = fit(
+        CandidateScorer(dims_of_space(observation_space2(512), **SIZES)), demos,
+        cfg.imitation, 0.5,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert result["trained_decisions"] > result["cloned_trained_decisions"]
+
+
 def test_a_run_starts_ppo_from_the_clone_and_a_resume_keeps_it(tmp_path: Path) -> None:
     run = train(_write(tmp_path), runs=tmp_path / "runs")
     summary = json.loads((run / IMITATION_JSON).read_text(encoding="utf-8"))
@@ -78,11 +98,14 @@ def test_a_run_starts_ppo_from_the_clone_and_a_resume_keeps_it(tmp_path: Path) -
     first = read_checkpoint(run / "checkpoints" / "step_0000000000")
     assert first.timesteps == 0 and first.state.config is not None
     assert first.state.config["imitation"]["games"] == 6  # the resolved config
-    # the teacher's decisions count as frames the scorer trained on, then PPO's
-    assert [p.frames for p in first.state.history] == [summary["decisions"]]
+    # the teacher's decisions the fit trained on (not the held-aside game) count as frames
+    # the scorer trained on, then PPO's
+    trained = summary["trained_decisions"]
+    assert 0 < trained < summary["decisions"]
+    assert [p.frames for p in first.state.history] == [trained]
     last = read_checkpoint(latest_checkpoint(run))  # type: ignore[arg-type]
     assert last.timesteps == 64
-    assert [p.frames for p in last.state.history] == [summary["decisions"] + 64]
+    assert [p.frames for p in last.state.history] == [trained + 64]
     before = (run / IMITATION_JSON).stat().st_mtime_ns
     train(_write(tmp_path, total_timesteps=128), runs=tmp_path / "runs", resume=True)
     assert (run / IMITATION_JSON).stat().st_mtime_ns == before  # no second clone

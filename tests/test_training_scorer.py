@@ -217,6 +217,10 @@ def test_a_renamed_yaml_of_a_held_out_generated_seed_is_refused(tmp_path: Path) 
         "(held_out.generated generated:1000000…1000199)"
     ) in str(caught.value)
     load_training_config(_config(tmp_path, pool={"scenarios": ["duell", str(renamed(5))]}))
+    # a held-out range too large to compare a file with is refused, not checked in part
+    big = {"generated": {"first": 1_000_000, "count": 5001}}
+    with pytest.raises(ConfigError, match=r"held_out\.generated\.count: 5001 held-out seeds"):
+        load_training_config(_config(tmp_path, held_out=big, pool={"scenarios": [str(fight)]}))
 
 
 def _boss_copy(folder: Path, **changes: Any) -> Path:

@@ -170,7 +170,7 @@ class Imitation(BaseModel):
     trials: int = Field(10, ge=1, le=10_000)
     opponents: list[LeagueMember] | None = Field(None, min_length=1, max_length=100)
     games: int = Field(gt=0, le=1_000_000)
-    wins_only: bool = False  # record only the games the teacher won
+    wins_only: bool = False  # clone only the games the teacher won (all train the value)
     held_aside: Finite = Field(0.1, ge=0, lt=1)  # share of games kept for the agreement
     epochs: int = Field(6, ge=1, le=1000)
     batch_size: int = Field(256, ge=1, le=65_536)

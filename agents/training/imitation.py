@@ -46,12 +46,15 @@ class ImitationError(ValueError):
 @dataclass
 class Demos:
     """The teacher's decisions: compact observations (candidate rows cut to the legal
-    ones), the candidate index it chose, the discounted return, and which game."""
+    ones), the candidate index it chose, the discounted return, which game, and whether
+    the choice is cloned (``wins_only`` keeps a lost game's decisions for the value head
+    alone: a critic fitted to won games only would start PPO over-optimistic)."""
 
     obs: list[dict[str, np.ndarray]] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
     games: list[int] = field(default_factory=list)
+    cloned: list[bool] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -175,7 +178,7 @@ def _one_game(env: PoolEnv, g: int, choice: TeacherChoice) -> tuple[Fight, str, 
         rng = random.Random(game_seed(seed, g))
         name = choice.pick(fight, rng)
         return fight, name, play_teacher(env, obs, make_agent(name), rng)
-    except EncodingError as exc:  # name the fight: the env's message cannot
+    except (EncodingError, ImitationError) as exc:  # name the fight: the message cannot
         where = "" if env.fight is None else f" on {env.fight.ref} ({env.fight.side})"
         by = "" if name is None else f", teacher {name}"
         raise ImitationError(f"imitation game {g}{where}{by}: {exc}") from exc
@@ -208,22 +211,22 @@ def collect(cfg: TrainingConfig, progress: Any = None) -> tuple[Demos, dict[str,
             won = winner == fight.side
             tally = played.setdefault(name, [0, 0])
             tally[0], tally[1] = tally[0] + 1, tally[1] + int(won)
-            if imit.wins_only and not won:
-                continue
             demos.obs += rows
             demos.actions += chosen
             demos.returns += discounted(rewards, gamma)
             demos.games += [g] * len(chosen)
+            demos.cloned += [won or not imit.wins_only] * len(chosen)
             if progress is not None and (g + 1) % max(1, imit.games // 10) == 0:
-                progress(f"imitation: {g + 1}/{imit.games} games, {len(demos)} decisions")
+                progress(f"imitation: {g + 1}/{imit.games} games, {sum(demos.cloned)} decisions")
     finally:
         env.close()
-    if not demos.actions:
+    if not any(demos.cloned):
         raise ImitationError(f"{imit.games} games recorded no decision (wins_only: none won?)")
     stats = {
         "games": imit.games,
-        "recorded_games": len(set(demos.games)),
-        "decisions": len(demos),
+        "recorded_games": len({g for g, c in zip(demos.games, demos.cloned, strict=True) if c}),
+        "decisions": sum(demos.cloned),
+        "value_only_decisions": len(demos) - sum(demos.cloned),
         "teachers": {k: {"games": v[0], "wins": v[1]} for k, v in played.items()},
         "trial_wins": choice.trial_wins,
     }

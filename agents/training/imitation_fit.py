@@ -66,7 +66,12 @@ def fit(
     """Train ``scorer`` on the trained rows for ``imit.epochs``; the per-epoch losses and
     agreements (trained and held-aside rows) and the held-aside chance level."""
     trained, aside = split(demos, imit.held_aside)
+    cloned = np.asarray(demos.cloned, dtype=bool)
+    clone_trained, clone_aside = trained[cloned[trained]], aside[cloned[aside]]
+    if not len(clone_trained):
+        raise ImitationError("held_aside leaves no cloned decision to train on")
     actions = torch.as_tensor(np.asarray(demos.actions), dtype=torch.long)
+    is_cloned = torch.as_tensor(cloned)
     returns = torch.as_tensor(np.asarray(demos.returns, dtype=np.float32))
     optimizer = torch.optim.Adam(scorer.parameters(), lr=imit.learning_rate)
     rng = np.random.default_rng(imit.seed)
@@ -78,21 +83,26 @@ def fit(
             part = order[lo : lo + imit.batch_size]
             logits, value = scorer(_tensors(demos, part))
             index = torch.as_tensor(part)
-            ce = torch.nn.functional.cross_entropy(logits, actions[index])
+            keep = is_cloned[index]  # a lost game under wins_only teaches the value only
+            ce = (
+                torch.nn.functional.cross_entropy(logits[keep], actions[index][keep])
+                if bool(keep.any())
+                else logits.sum() * 0.0
+            )
             value_loss = torch.mean((value - returns[index]) ** 2)
             loss = ce + imit.value_coef * value_loss
             optimizer.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
+            loss.backward()
             torch.nn.utils.clip_grad_norm_(scorer.parameters(), max_grad_norm)
             optimizer.step()
-            ce_sum += float(ce.detach()) * len(part)
+            ce_sum += float(ce.detach()) * int(keep.sum())
             value_sum += float(value_loss.detach()) * len(part)
         row: dict[str, float | None] = {
             "epoch": epoch,
-            "cross_entropy": ce_sum / len(trained),
+            "cross_entropy": ce_sum / len(clone_trained),
             "value_loss": value_sum / len(trained),
             "held_aside_agreement": (
-                agreement(scorer, demos, aside, imit.batch_size) if len(aside) else None
+                agreement(scorer, demos, clone_aside, imit.batch_size) if len(clone_aside) else None
             ),
         }
         epochs.append(row)
@@ -101,11 +111,12 @@ def fit(
                 f"imitation epoch {epoch}: cross-entropy {row['cross_entropy']:.3f}, "
                 f"held-aside agreement {row['held_aside_agreement']}"
             )
-    chance = float(np.mean(1.0 / demos.legal_counts(aside))) if len(aside) else None
+    chance = float(np.mean(1.0 / demos.legal_counts(clone_aside))) if len(clone_aside) else None
     return {
-        "trained_decisions": len(trained),
-        "held_aside_decisions": len(aside),
-        "trained_agreement": agreement(scorer, demos, trained, imit.batch_size),
+        "trained_decisions": len(trained),  # the value head's; the actor's: cloned_trained
+        "cloned_trained_decisions": len(clone_trained),
+        "held_aside_decisions": len(clone_aside),
+        "trained_agreement": agreement(scorer, demos, clone_trained, imit.batch_size),
         "held_aside_agreement": epochs[-1]["held_aside_agreement"],
         "held_aside_chance": chance,
         "epochs": epochs,
@@ -124,7 +135,8 @@ def imitate(model: Any, cfg: TrainingConfig, run: Path, emit: Emit | None = None
     summary = {**stats, **result, "seconds": round(time.time() - start, 1)}
     summary["config"] = imit.model_dump(mode="json")
     (run / IMITATION_JSON).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    # the teacher's decisions are frames the scorer was trained on: the bundle's history
-    # counts them (on the run's own pool, which the held-out check cleared)
-    history = [TrainedPool.model_validate(pool_entry(cfg, len(demos)))]
+    # the decisions the fit trained on (not the held-aside ones) are frames the scorer was
+    # trained on: the bundle's history counts them (on the run's own pool, which the
+    # held-out check cleared)
+    history = [TrainedPool.model_validate(pool_entry(cfg, result["trained_decisions"]))]
     return read_checkpoint(save_checkpoint(model, run, 0, cfg.resolved(), history))

@@ -111,7 +111,8 @@ def fight_fingerprint(game: Game) -> str:
 
 
 FINGERPRINTED_RANGE = 5000
-"""Held-out generated seeds fingerprinted for a YAML file in the pool (~40 ms a seed)."""
+"""The most held-out generated seeds a YAML file of the pool is compared with (~40 ms a
+seed): a larger held-out range with a file in the pool is refused, not checked in part."""
 
 
 @lru_cache(maxsize=4)
@@ -120,7 +121,7 @@ def range_prints(first: int, count: int) -> dict[str, int]:
     first seed of each): a file of the pool that matches one is a held-out fight under an
     edited name. Rule options are not part of a fingerprint, so none are applied."""
     prints: dict[str, int] = {}
-    for seed in range(first, first + min(count, FINGERPRINTED_RANGE)):
+    for seed in range(first, first + count):
         prints.setdefault(fight_fingerprint(load_ref(f"{GENERATED}{seed}")), seed)
     return prints
 
@@ -129,8 +130,8 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
     """``(field path, message)`` for every pool entry that is held out: names compared as
     written and as loaded (a path to a held-out scenario's file is caught too), the loaded
     fight by :func:`fight_fingerprint` (a renamed or re-described copy is caught, of a
-    held-out scenario and, for a YAML file of the pool, of the first
-    :data:`FINGERPRINTED_RANGE` seeds of the held-out range), and seeds of the held-out
+    held-out scenario and, for a YAML file of the pool, of every seed of the held-out
+    range, at most :data:`FINGERPRINTED_RANGE` of them), and seeds of the held-out
     range and of ``generated:SEED`` among the held-out scenarios alike."""
     from cwenv.content import list_scenarios
     from cwenv.content.generate import seed_in_name
@@ -191,6 +192,14 @@ def held_out_issues(pool: Pool, held: HeldOut, rules: str | None) -> list[tuple[
                 copied = held_prints.get(print_)
                 if copied is None and held_gen is not None and ref not in list_scenarios():
                     # a file, not a shipped name: it may be a generated fight renamed
+                    if held_gen.count > FINGERPRINTED_RANGE:
+                        out.append((
+                            ("held_out", "generated", "count"),
+                            f"{held_gen.count} held-out seeds are too many to compare the "
+                            f"pool's file {ref!r} with (at most {FINGERPRINTED_RANGE}): "
+                            "hold out fewer seeds or train on generated seeds, not files",
+                        ))  # fmt: skip
+                        continue
                     seed = range_prints(held_gen.first, held_gen.count).get(print_)
                     if seed is not None:
                         copied = (-1, f"{GENERATED}{seed}")
