@@ -67,7 +67,7 @@ void EventSync::Dirty(long long fighter, const State& s) {
     dirty_ |= std::uint64_t{1} << fighter;
 }
 
-bool EventSync::Sync(nb::handle combat, StateSource& src, const GameDesc& g, State& s) {
+bool EventSync::SyncOnce(nb::handle combat, StateSource& src, const GameDesc& g, State& s) {
   const Names& n = N();
   ++counts.syncs;
   PyObject* tok = nullptr;  // absent on a combat not imported yet: no AttributeError raised
@@ -165,6 +165,10 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       Fighter* f = fighter(n.fighter);
       if (!f) return false;
       f->lp = static_cast<int>(Int(e, g_fault == Fault::kSyncLp ? n.before : n.after));
+      // At 0 LP LoseLPFrame marks the fighter down (and X44 niedergeworfen) before any
+      // event says so, and an NSC's DEATH prompt (nsc_at_zero: dead, nsc_mumm) may be asked
+      // first (D07, X11, X44): re-read it
+      if (f->lp <= 0) Dirty(Int(e, n.fighter), s);
       return true;
     }
     case EventKind::kConditionGained:  // conditions.py gain_condition and its on_gain

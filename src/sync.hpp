@@ -88,7 +88,17 @@ class EventSync {
   bool configured() const { return configured_; }
 
   // Brings ``s`` up to ``combat``'s state; false when the combat is not the game's.
-  bool Sync(nb::handle combat, StateSource& src, const GameDesc& g, State& s);
+  // An exception part-way leaves the held state stale (Abandon): its events are not all
+  // applied, and some are not idempotent (a round of ammunition, a Mumm spend), so the next
+  // call imports whole instead of applying them again.
+  bool Sync(nb::handle combat, StateSource& src, const GameDesc& g, State& s) {
+    try {
+      return SyncOnce(combat, src, g, s);
+    } catch (...) {
+      Abandon();
+      throw;
+    }
+  }
   // Every held state stale (a fresh generation, unique across Kampfs).
   void Forget() {
     static long long generations = 0;
@@ -101,6 +111,7 @@ class EventSync {
  private:
   bool Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s);
   // The current combat's held state no longer its state (a failed re-read).
+  bool SyncOnce(nb::handle combat, StateSource& src, const GameDesc& g, State& s);
   bool Abandon() {
     if (cur_) cur_->generation = -1;
     cur_ = nullptr, cur_obj_ = nb::object();

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from enum import Enum
 
 import pytest
 
@@ -18,10 +19,16 @@ pytest.importorskip("cwenv._core", reason="the native core is not built")
 
 from cwenv import _core
 from cwenv.engine import events as ev, offers_core
+from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
 from cwenv.engine.sync_core import SYNC_EVENTS
+from cwenv.model.specs import WeaponSpec
+from cwenv.model.types import Side, WeaponKind
 from cwenv.native import cases
 from cwenv.native.differential import engine_as
+from cwenv.rules.options import NscAtZero
+from tests.helpers import fighter, find, init_dice, make_game, scripted
 
 GAMES = 48
 """Games 0-47 of the mixed pool: every source of the pool, all rule variants."""
@@ -192,4 +199,60 @@ def test_a_direct_edit_is_seen_after_refresh_legal() -> None:
         )
         c.fighters[1].lp -= 1
         c.refresh_legal()
+        assert kampf.sync_check(c) == ""
+
+
+def _drawn(game: Game, index: int) -> Game:
+    """``game`` under every boolean and enum rule option drawn at random: no rule variant
+    of configs/rules sets most of them (nsc_at_zero, nsc_mumm, kampfunfaehig_prone…)."""
+    rng = random.Random(f"sync-readings:{index}")
+    drawn: dict[str, object] = {}
+    for f in fields(game.options):
+        value = getattr(game.options, f.name)
+        if isinstance(value, bool):
+            drawn[f.name] = rng.random() < 0.5
+        elif isinstance(value, Enum):
+            drawn[f.name] = rng.choice(list(type(value)))
+    return replace(game, options=replace(game.options, **drawn))
+
+
+def test_the_kept_state_holds_under_drawn_readings() -> None:
+    """300 mixed-pool games under drawn rule readings (~70,000 decisions): the kept state
+    is a fresh import at every decision. Found: an NSC's DEATH prompt, asked before the
+    event that marks it down (nsc_at_zero dead, nsc_mumm)."""
+    compared = 0
+    with engine_as("native"):
+        for index in range(300):
+            case = cases.case_of(index, "mixed")
+            c = _drawn(case.game("native"), index).new_combat(case.seed)
+            kampf, rng = _kampf(c), random.Random(case.seed)
+            for step in range(STEPS):
+                if c.outcome is not None:
+                    break
+                legal = c.legal_actions()
+                diff = kampf.sync_check(c)
+                assert diff == "", f"game {index} ({case.label}) step {step}: {diff}"
+                compared += 1
+                c.apply(legal[rng.randrange(len(legal))])
+    assert compared > 50_000
+
+
+def test_an_nsc_asked_to_die_is_seen_down() -> None:
+    """D07, X11, X44: a blow takes an NSC with Mumm to 0 LP under nsc_at_zero dead; its
+    DEATH prompt comes before any event says it is down, and the kept state knows it."""
+    blade = WeaponSpec("Klinge", WeaponKind.MELEE, bonus=1)
+    attacker = fighter("Angreifer", kampfkunst=16, reflexe=12, weapons=(blade,))
+    game = make_game(
+        [(attacker, (1, 1)), (fighter("Ziel", Side.GEGNER, lp=20, mumm=2), (2, 1))],
+        nsc_at_zero=NscAtZero.DEAD, nsc_mumm=True,
+    )  # fmt: skip
+    with engine_as("native"):
+        c = scripted(game, [*init_dice(game), 3, 4, 9, 9, *[5] * 20])
+        kampf = _kampf(c)
+        c.apply(find(c, ActionKind.ATTACK, target=1, arg=0))
+        while c.decision is not None and c.decision.kind is not DecisionKind.DEATH:
+            assert kampf.sync_check(c) == ""
+            no_defence = c.decision.kind is DecisionKind.DEFEND
+            c.apply(find(c, ActionKind.NO_DEFENCE) if no_defence else c.legal_actions()[-1])
+        assert c.decision is not None and c.fighters[1].down
         assert kampf.sync_check(c) == ""
