@@ -202,6 +202,11 @@ def reference_catch_fall_choices(c: Combat, f: FighterState) -> tuple[Action, ..
     return (*catch, Action(ActionKind.NO_CATCH, f.idx))
 
 
+class PromptKindError(ValueError):
+    """A decision :func:`asked_choices` cannot work out again: not a ported prompt kind,
+    or asked by a frame that does not ask it."""
+
+
 def asked_choices(c: Combat, reference: bool = False) -> tuple[Action, ...]:
     """The pending ported prompt's choices worked out again now from the frame that asked
     (the top of the stack): by the functions above, or (``reference``) by their reference
@@ -213,7 +218,7 @@ def asked_choices(c: Combat, reference: bool = False) -> tuple[Action, ...]:
     top = c._stack[-1]
     f = c.fighters[d.fighter]
     if d.kind not in PORTED:
-        raise ValueError(f"{d.kind.name} prompts are not ported (prompts.UNPORTED)")
+        raise PromptKindError(f"{d.kind.name} prompts are not ported (prompts.UNPORTED)")
     if isinstance(top, CheckFrame):
         if d.kind is not _K.KEEP:
             spends = reference_check_spends if reference else check_spends
@@ -226,7 +231,7 @@ def asked_choices(c: Combat, reference: bool = False) -> tuple[Action, ...]:
         blockade = reference_blockade_attack_choices if reference else blockade_attack_choices
         return blockade(c, c.fighters[step.mover], f, step.start, step.end)
     if not isinstance(top, AttackFrame):
-        raise TypeError(f"a {d.kind.name} prompt asked by {type(top).__name__}")
+        raise PromptKindError(f"a {d.kind.name} prompt asked by {type(top).__name__}")
     attacker = c.fighters[top.attacker]
     if d.kind is _K.NIEDERWERFEN:
         drop = reference_niederwerfen_choices if reference else niederwerfen_choices
