@@ -70,6 +70,23 @@ def test_the_pool_meets_both_initiative_systems_and_every_reading() -> None:
     assert cases.case_of(123, "mixed") == cases.case_of(123, "mixed")  # replayable
 
 
+def test_games_under_every_option_drawn_agree_for_120_steps() -> None:
+    """The drawn pool: every boolean and enum rule option drawn per game, which no shipped
+    variant does, encodings compared at every step. Before 7025495 game 26 (nsc_at_zero
+    dead, nsc_mumm) diverged at step 23: an NSC at its DEATH prompt encoded standing."""
+    total = _run(range(36), "drawn", Play(encode_every=1, max_steps=120))
+    assert total.games == 36 and total.steps > 80 * 36 and total.encoded == total.steps
+    drawn = [cases.case_of(i, "drawn") for i in range(40)]
+    options = [c.game("python").options for c in drawn]
+    assert {o.nsc_at_zero.value for o in options} == {"sterbend", "dead"}
+    assert {o.initiative.value for o in options} == {"steps", "passes"}
+    assert {o.kampfunfaehig_prone for o in options} == {True, False}
+    assert len({c.readings for c in drawn}) == 40 and len(drawn[0].readings) > 80
+    assert cases.case_of(17, "drawn") == cases.case_of(17, "drawn")  # replayable
+    shown = Divergence(drawn[3], "drawn", 5, "events", "a", "b").describe()
+    assert "nsc_at_zero=" in shown and "--pool drawn --game 3" in shown
+
+
 def test_the_command_reports_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--pool", "mixed", "--start", "7", "--games", "2", "--max-steps", "30"]) == 0
     out = capsys.readouterr().out

@@ -1,7 +1,9 @@
 """The games the differential test plays (docs/native.md "The differential test"): every
 shipped scenario, generated ones and a few small hand-built fights, each under a rule
 variant of ``configs/rules`` (both initiative systems among them) and a drawn set of the
-readings the movement search depends on (X43, X48, X49).
+readings the movement search depends on (X43, X48, X49); in the ``drawn`` pool, every
+boolean and enum rule option drawn instead (the shipped variants leave most at their
+defaults, and a reading no variant sets is played nowhere else).
 
 Game ``i`` of a run is a pure function of ``i`` and the pool, so a divergence found in a
 long run replays alone from its number (``--game I``).
@@ -11,19 +13,22 @@ from __future__ import annotations
 
 import pickle
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from cwenv.battlemap.grid import BattleMap
 from cwenv.engine.game import Game
+from cwenv.rules.options import RuleOptions
 from cwenv.rules.readings import BlockadeGeometry
 from cwenv.rules.variants import load_rule_variant
 
-POOLS = ("shipped", "mixed")
+POOLS = ("shipped", "mixed", "drawn")
 """``shipped``: the shipped scenarios only (the long run); ``mixed``: shipped, generated
-and hand-built games in turn (the CI sample)."""
+and hand-built games in turn (the CI sample); ``drawn``: the mixed pool's games with every
+boolean and enum option of ``RuleOptions`` drawn per game (over the variant's)."""
 
 TINY_MAPS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, int], ...]]] = {
     # name: (terrain rows, elevation rows, start cells (x, y) in roster order)
@@ -105,6 +110,12 @@ def case_of(index: int, pool: str = "shipped") -> Case:
     source = kinds[(index // len(rules)) % len(kinds)]
     if source == "generated":
         source = f"generated:{rng.randrange(GENERATED_SEEDS)}"
+    readings = _every_reading(rng) if pool == "drawn" else _search_readings(rng)
+    return Case(index, source, rules[index % len(rules)], readings, index)
+
+
+def _search_readings(rng: random.Random) -> tuple[tuple[str, str], ...]:
+    """The readings the movement search depends on, each drawn half of the time."""
     readings: list[tuple[str, str]] = []
     if rng.random() < 0.5:
         readings.append(("blockade_geometry", rng.choice(list(BlockadeGeometry)).value))
@@ -112,13 +123,32 @@ def case_of(index: int, pool: str = "shipped") -> Case:
         readings.append(("hurdles", str(rng.random() < 0.5)))
     if rng.random() < 0.5:
         readings.append(("diagonals_alternate", str(rng.random() < 0.5)))
-    return Case(index, source, rules[index % len(rules)], tuple(readings), index)
+    return tuple(readings)
+
+
+_DEFAULTS = RuleOptions()
+
+
+def _every_reading(rng: random.Random) -> tuple[tuple[str, str], ...]:
+    """Every boolean and enum field of RuleOptions drawn evenly, in field order (a new
+    field changes the draws after it: the pool is replayable per version, as the rest)."""
+    readings: list[tuple[str, str]] = []
+    for f in fields(_DEFAULTS):
+        default = getattr(_DEFAULTS, f.name)
+        if isinstance(default, bool):
+            readings.append((f.name, str(rng.random() < 0.5)))
+        elif isinstance(default, Enum):
+            readings.append((f.name, str(rng.choice(list(type(default))).value)))
+    return tuple(readings)
 
 
 def _reading(name: str, value: str) -> object:
-    if name == "blockade_geometry":
-        return BlockadeGeometry(value)
-    return value == "True"
+    """A reading's value from its text: a boolean, or the member of the field's enum whose
+    value reads as ``value`` (an IntEnum's too)."""
+    default = getattr(_DEFAULTS, name)
+    if isinstance(default, bool):
+        return value == "True"
+    return next(m for m in type(default) if str(m.value) == value)
 
 
 @cache
