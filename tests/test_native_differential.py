@@ -83,6 +83,8 @@ def test_games_under_every_option_drawn_agree_for_120_steps() -> None:
     assert {o.kampfunfaehig_prone for o in options} == {True, False}
     assert len({c.readings for c in drawn}) == 40 and len(drawn[0].readings) > 80
     assert cases.case_of(17, "drawn") == cases.case_of(17, "drawn")  # replayable
+    sources = {cases.case_of(i, "drawn").source.split(":")[0] for i in range(MIXED_PAIRS)}
+    assert {"generated", "tiny"} <= sources  # the mixed pool's sources
     shown = Divergence(drawn[3], "drawn", 5, "events", "a", "b").describe()
     assert "nsc_at_zero=" in shown and "--pool drawn --game 3" in shown
 

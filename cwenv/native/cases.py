@@ -105,7 +105,7 @@ def case_of(index: int, pool: str = "shipped") -> Case:
     rng = random.Random(f"cwenv-differential:{pool}:{index}")
     rules = variants()
     kinds = scenarios()
-    if pool == "mixed":
+    if pool in ("mixed", "drawn"):
         kinds = [*kinds, "generated", *(f"tiny:{m}:{r}" for m in TINY_MAPS for r in TINY_ROSTERS)]
     source = kinds[(index // len(rules)) % len(kinds)]
     if source == "generated":
