@@ -21,6 +21,7 @@ def test_quick_native_benchmark_reports_both_engines(capsys: pytest.CaptureFixtu
         "paths",
         "legality",
         "turn",
+        "prompts",
         "combat",
         "doctrine",
     ]
