@@ -180,6 +180,9 @@ class Combat:
         if again is None or only is not None:
             self._run(only)
 
+    def __getstate__(self) -> dict[str, Any]:  # pickle/deepcopy: a copy imports its own
+        return {k: v for k, v in self.__dict__.items() if k != "_core_token"}  # native state
+
     def clone(self) -> Combat:
         """A deep, independent copy; the same actions give the same events in both."""
         twin = Combat.__new__(Combat)
@@ -202,8 +205,7 @@ class Combat:
         twin.counters = self.counters.copy()
         twin._stack = [frame.copy() for frame in self._stack]
         twin._pending = self._pending
-        twin._legal = self._legal
-        twin._legal_set = self._legal_set
+        twin._legal, twin._legal_set = self._legal, self._legal_set
         twin._dirty = self._dirty
         return twin
 
@@ -218,8 +220,7 @@ class Combat:
         return None
 
     def turn_benommen(self) -> bool:
-        """Whether the turn running now began benommen (Z02: its Handlung is the
-        Mumm-Probe)."""
+        """Whether the turn running now began benommen (Z02: its Handlung is the Mumm-Probe)."""
         turn = self.turn_frame()
         return turn is not None and turn.benommen
 
