@@ -29,7 +29,7 @@ from cwenv.cli.main import app
 from cwenv.content import load_scenario
 from cwenv.content.generate import generate_game
 from cwenv.engine.game import Game
-from cwenv.envs.encoding2 import shapes2
+from cwenv.envs.encoding2 import Session2, shapes2
 from cwenv.model.types import Side
 
 
@@ -107,6 +107,29 @@ def test_more_legal_actions_than_k_grow_k_instead_of_failing(bundle: Path) -> No
         agent._session = type(agent._session)(game, k=4)  # far below the legal count
         assert agent.act(view, legal, random.Random(0)) in legal
     assert agent._session.k >= len(legal) > 4
+    assert agent._session.legal_scale == agent.trained_k == 512
+
+
+def test_a_grown_k_shows_the_network_what_the_trained_k_shows() -> None:
+    """Padding K wider (the agent's doubling) must not change any feature: the global
+    legal_count/K is scaled by the trained K (``legal_scale``), natively and in Python."""
+    game = load_scenario("strassenschlacht")
+    c = game.new_combat(1)
+    legal = c.legal_actions()
+    me = c.current_fighter()
+    trained = Session2(game, k=512).observe_decider(c, me, legal)
+    grown = Session2(game, k=2048, legal_scale=512).observe_decider(c, me, legal)
+    n = len(legal)
+    for key in ("entities", "entity_mask", "global", "map"):
+        np.testing.assert_array_equal(trained[key], grown[key], err_msg=key)
+    for key in ("candidates", "candidate_kind", "candidate_target", "candidate_vs"):
+        np.testing.assert_array_equal(trained[key][:n], grown[key][:n], err_msg=key)
+        pad = np.broadcast_to(trained[key][n], grown[key][n:].shape)  # n < 512 here
+        np.testing.assert_array_equal(grown[key][n:], pad, err_msg=key)
+    assert grown["candidate_mask"].sum() == trained["candidate_mask"].sum() == n
+    # Without the trained scale the padding would leak into the global row.
+    plain = Session2(game, k=2048).observe_decider(c, me, legal)
+    assert not np.array_equal(trained["global"], plain["global"])
 
 
 def test_cli_simulate_plays_a_scorer_on_either_side(bundle: Path) -> None:
@@ -175,3 +198,15 @@ def test_shipped_bundles_are_listed_with_their_own_prefix(
         "scorer:agents/policies/allgemein",
         "policy:agents/policies/duell",
     ]
+
+
+def test_the_bc_configs_k_holds_the_measured_largest_legal_count() -> None:
+    """experiments/nsc-general/legal_counts.json: the largest legal count measured over
+    the pool (shipped and generated fights) fits the K of the pool run's config."""
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    measured = json.loads((root / "experiments/nsc-general/legal_counts.json").read_text())
+    top = max(measured["fight_max"].values())
+    cfg = yaml.safe_load((root / "configs/training/nsc-general-bc.yaml").read_text())
+    assert 512 < top <= cfg["scorer"]["k"], top

@@ -6,11 +6,13 @@ fight, either side: the decision is encoded by :class:`cwenv.envs.encoding2.Sess
 and the bundle's numpy network scores every legal action; the best one is played (or one
 is sampled). Neither torch nor gymnasium is imported.
 
-K only pads: the weights do not depend on it. The agent encodes with
-:data:`~cwenv.envs.encoding2.DEFAULT_K` candidates and doubles K for a decision with more
-legal actions, so no legal action is ever out of reach. A scenario or side other than the
-bundle's manifest names plays with one :class:`PolicyMismatchWarning` per bundle and
-difference in a process.
+K only pads: the weights do not depend on it. The agent encodes with the bundle's K (its
+manifest's ``candidates`` capacity; :data:`~cwenv.envs.encoding2.DEFAULT_K` if none) and
+doubles K for a decision with more legal actions, so no legal action is ever out of reach;
+the one feature that reads K (the global legal_count/K) keeps the bundle's trained K as its
+scale (``Session2(legal_scale=…)``), so a wider padding shows the network the same numbers.
+A scenario or side other than the bundle's manifest names plays with one
+:class:`PolicyMismatchWarning` per bundle and difference in a process.
 """
 
 from __future__ import annotations
@@ -62,14 +64,21 @@ class ScorerAgent(BundleAgent[ScorerBundle]):
         s = self._session
         if s is None or game is not self._game:
             self._check_scenario(game)
-            s = self._session = Session2(game, k=max(DEFAULT_K, legal))
+            k = max(self.trained_k, legal)
+            s = self._session = Session2(game, k=k, legal_scale=self.trained_k)
             self._game = game
         elif legal > s.k:  # never drop a legal action: K only pads, the weights stay
             k = s.k
             while k < legal:
                 k *= 2
-            s = self._session = Session2(game, k=k)
+            s = self._session = Session2(game, k=k, legal_scale=self.trained_k)
         return s
+
+    @property
+    def trained_k(self) -> int:
+        """The K the bundle was trained with (its manifest's ``candidates`` capacity)."""
+        found = self.bundle.manifest.encoding.capacities.get("candidates")
+        return int(found) if found else DEFAULT_K
 
     def _check_scenario(self, game: Game) -> None:
         if not self.warn:

@@ -6,7 +6,12 @@ candidate ``i`` is ``legal_actions()[i]``, so every legal action of every decisi
 K has an index and nothing else does. ``K`` (:data:`DEFAULT_K` = 512) is above the largest
 legal count measured on every shipped scenario and 500 generated ones under random play
 (``experiments/encoding2/measure_k.py``; ``docs/env.md`` "Encoding 2" has the figure); a
-decision with more raises :class:`EncodingError`.
+decision with more raises :class:`EncodingError`. Over the training pool of issue #18
+(``experiments/nsc-general/legal_counts.py``) the measured maximum is 727 (a generated
+roof fight: movement destinations, MOVE and SCHWIERIG), so a pool with generated fights
+trains with K 1,024. ``legal_scale`` (default K) scales the one K-dependent feature, the
+global legal_count/K: a session padded wider than the K a network was trained with keeps
+that K as the scale, so padding changes nothing the network sees.
 
 Numpy only: no gymnasium, no torch (the env adapter is :mod:`cwenv.envs.env2`).
 
@@ -155,9 +160,10 @@ class Session2:
         reward: RewardSpec = None,
         max_steps: int = DEFAULT_MAX_STEPS,
         k: int = DEFAULT_K,
+        legal_scale: int | None = None,
     ) -> None:
-        if max_steps < 1 or k < 1:
-            raise ValueError("max_steps and k must be at least 1")
+        if max_steps < 1 or k < 1 or (legal_scale is not None and legal_scale < 1):
+            raise ValueError("max_steps, k and legal_scale must be at least 1")
         self.game = resolve_game(scenario, rules)
         if len(self.game.roster) > MAX_ENTITIES:
             raise LimitError(
@@ -167,7 +173,10 @@ class Session2:
         self.max_steps = max_steps
         self.tables = GameTables(self.game)
         self.slots = Slots(self.game)
-        self.entities = EntityEncoder(self.tables, self.slots, k)
+        # The global feature legal_count/K divides by ``legal_scale`` (default: K), the K a
+        # network was trained with: padding wider at play time must not change what it sees.
+        self.legal_scale = k if legal_scale is None else legal_scale
+        self.entities = EntityEncoder(self.tables, self.slots, self.legal_scale)
         self.candidates = CandidateEncoder(self.tables, k)
         self.reward_config: RewardConfig = load_reward_config(reward)
         self.sides = [spec.side for spec in self.game.roster]

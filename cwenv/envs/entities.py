@@ -101,6 +101,9 @@ class EntityEncoder:
     def __init__(self, tables: GameTables, slots: Slots, k: int) -> None:
         self.t = tables
         self.slots = slots
+        # ``k`` scales the feature legal_count/K (clipped at 1): the K the network was
+        # trained with, not the padding, so a session padded wider for a big decision at
+        # play time shows the network the same number it saw in training (issue #18).
         self.k = k
         # Encoding 1's observer lends its cached sight/cover and its threat estimate, so
         # both encodings read the same numbers off the engine.
