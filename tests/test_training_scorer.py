@@ -498,3 +498,16 @@ def test_a_warm_start_from_a_bundle_that_saw_a_held_out_fight_is_refused(
                        r"this run holds out \(pool 1 of its history, 200 frames, "
                        r"scenarios\.1: 'boss' is held out"):  # fmt: skip
         load_training_config(path)
+
+
+def test_a_decision_above_k_in_the_pool_names_the_fight() -> None:
+    """A pool fight with a decision above K stops with an EncodingError naming the pool's
+    fight and side (the encoder alone names only the fighter); no action is dropped."""
+    from agents.training.config import Pool
+    from cwenv.envs.errors import EncodingError
+
+    env = PoolEnv(Pool(scenarios=["dach"], sides=["runner"]), opponent="random", k=2)
+    with pytest.raises(EncodingError, match=r"pool fight dach \(runner\): .*K=2"):
+        env.reset(seed=0)
+        for _ in range(50):
+            env.step(int(np.flatnonzero(env.action_masks())[0]))

@@ -13,7 +13,8 @@ starts (:func:`held_out_issues`), so the evaluation of issue #18 stays unseen.
 from __future__ import annotations
 
 from collections import OrderedDict
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +28,7 @@ from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
 from cwenv.envs.encoding2 import DEFAULT_K
 from cwenv.envs.env2 import KampfrundeEnv2, observation_space2
+from cwenv.envs.errors import EncodingError
 from cwenv.envs.game_encoder import SEED_BOUND, resolve_game
 from cwenv.envs.opponents import OpponentSpec
 from cwenv.model.types import Side
@@ -313,14 +315,27 @@ class PoolEnv(gym.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         self.fight = draw_fight(self.pool, self.np_random)
         self._env = self._env_for(self.fight)
-        obs, info = self._env.reset(seed=int(self.np_random.integers(SEED_BOUND)))
+        with self._naming_the_fight():
+            obs, info = self._env.reset(seed=int(self.np_random.integers(SEED_BOUND)))
         return obs, self._tag(info)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self._env is None:
             raise RuntimeError("call reset() first")
-        obs, reward, terminated, truncated, info = self._env.step(action)
+        with self._naming_the_fight():
+            obs, reward, terminated, truncated, info = self._env.step(action)
         return obs, reward, terminated, truncated, self._tag(info)
+
+    @contextmanager
+    def _naming_the_fight(self) -> Iterator[None]:
+        """An :class:`EncodingError` (a decision above K) names the pool's fight and side:
+        the encoder's message names only the fighter, and a pool holds thousands of fights."""
+        try:
+            yield
+        except EncodingError as exc:
+            fight = self.fight
+            where = f"{fight.ref} ({fight.side})" if fight is not None else "no fight"
+            raise EncodingError(f"pool fight {where}: {exc}") from exc
 
     @property
     def combat(self) -> Combat:
