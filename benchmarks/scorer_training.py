@@ -24,11 +24,13 @@ K = 512
 def _scorer_model(vec: Any, n_steps: int, n_envs: int) -> Any:
     from sb3_contrib import MaskablePPO
 
+    from agents.training.scorer_batch import CandidateRolloutBuffer
     from agents.training.scorer_policy import ScorerPolicy
 
     return MaskablePPO(
         ScorerPolicy,  # what ``cwenv train`` builds for encoding 2 (default sizes)
         vec,
+        rollout_buffer_class=CandidateRolloutBuffer,
         n_steps=n_steps,
         batch_size=min(256, n_envs * n_steps),
         n_epochs=4,

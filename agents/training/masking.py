@@ -37,6 +37,20 @@ after normalisation over 6,324 actions (−60 − ln 6324 ≈ −69) exp stays a
 _NO_SHAPE = th.Size()
 
 
+def _bool_masks(masks: MaybeMasks, logits: th.Tensor) -> th.Tensor:
+    return th.as_tensor(masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
+
+
+def finite_masked(logits: th.Tensor, masks: th.Tensor) -> th.Tensor:
+    """``logits`` with each masked entry at its row's best legal logit − MASK_GAP."""
+    neg_inf = th.tensor(float("-inf"), dtype=logits.dtype, device=logits.device)
+    best = th.where(masks, logits, neg_inf).amax(dim=-1, keepdim=True)
+    # A row with no legal action at all becomes uniform, as with sb3-contrib (not NaN).
+    best = th.where(th.isneginf(best), th.zeros_like(best), best)
+    floor = (best - MASK_GAP).detach()  # a constant, as sb3-contrib's −1e8
+    return th.where(masks, logits, floor)
+
+
 class FiniteMaskCategorical(MaskableCategorical):
     """:class:`MaskableCategorical` with masked logits at (best legal logit − MASK_GAP)."""
 
@@ -45,21 +59,26 @@ class FiniteMaskCategorical(MaskableCategorical):
             super().apply_masking(None)
             return
         original = self._original_logits
-        self.masks = th.as_tensor(masks, dtype=th.bool, device=original.device).reshape(
-            original.shape
-        )
-        neg_inf = th.tensor(float("-inf"), dtype=original.dtype, device=original.device)
-        best = th.where(self.masks, original, neg_inf).amax(dim=-1, keepdim=True)
-        # A row with no legal action at all becomes uniform, as with sb3-contrib (not NaN).
-        best = th.where(th.isneginf(best), th.zeros_like(best), best)
-        floor = (best - MASK_GAP).detach()  # a constant, as sb3-contrib's −1e8
-        logits = th.where(self.masks, original, floor)
+        self.masks = _bool_masks(masks, original)
+        logits = finite_masked(original, self.masks)
         self.__dict__.pop("probs", None)  # as sb3-contrib: no stale probs on re-init
         # The logits were validated (no NaN) when the distribution was made; the masked ones
         # derive from them, so the re-init skips the check and keeps the setting after it.
         validate = self._validate_args
         Categorical.__init__(self, logits=logits, validate_args=False)
         self._validate_args = validate
+
+    @classmethod
+    def of(cls, logits: th.Tensor, masks: MaybeMasks) -> FiniteMaskCategorical:
+        """The distribution of ``logits`` under ``masks``, normalised from finite logits
+        only: the constructor then :meth:`apply_masking` would first normalise the raw
+        logits, whose padding (the scorer's −1e8) takes the slow ``exp`` path."""
+        if masks is None:
+            return cls(logits=logits)
+        bool_masks = _bool_masks(masks, logits)
+        dist = cls(logits=finite_masked(logits, bool_masks), validate_args=False)
+        dist.masks = bool_masks  # the masked entropy, as after apply_masking
+        return dist
 
     def sample(self, sample_shape: th.Size | list[int] | tuple[int, ...] = _NO_SHAPE) -> th.Tensor:
         """Gumbel-max: argmax(logits + G) with G = −ln(−ln U), an exact draw from the same

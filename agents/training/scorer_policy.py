@@ -20,6 +20,8 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from agents.policy.scorer import PADDED_LOGIT, ScorerDims, param_shapes
+from agents.training.masking import FiniteMaskCategorical
+from agents.training.scorer_batch import batch_extent, cut
 
 
 class CandidateScorer(nn.Module):
@@ -129,33 +131,42 @@ class ScorerPolicy(MaskableActorCriticPolicy):
         data["scorer_kwargs"] = self.scorer_kwargs
         return data
 
-    def _run(self, obs: Any) -> tuple[th.Tensor, th.Tensor]:
-        logits, value = self.scorer(self.extract_features(obs))
-        return logits, value
+    def _run(self, obs: Any, action_masks: Any) -> tuple[th.Tensor, th.Tensor, Any]:
+        """(logits, values, masks) over the candidate columns the batch uses
+        (:mod:`agents.training.scorer_batch`): the rest are padding in every sample."""
+        obs = self.extract_features(obs)
+        n = batch_extent(obs["candidate_mask"], action_masks)
+        if action_masks is not None:
+            width = obs["candidate_mask"].shape[1]  # K, or fewer from CandidateRolloutBuffer
+            masks = th.as_tensor(action_masks, device=self.device).reshape(-1, width)
+            action_masks = masks[:, :n]
+        logits, value = self.scorer(cut(obs, n))
+        return logits, value, action_masks
 
     def _dist(self, logits: th.Tensor, action_masks: Any) -> MaskableDistribution:
-        dist = self.action_dist.proba_distribution(action_logits=logits)
-        if action_masks is not None:
-            dist.apply_masking(action_masks)
-        return dist
+        # Built from finite logits at once (FiniteMaskCategorical.of): the scorer pads with
+        # -1e8, which sb3-contrib's constructor would normalise on the slow exp path.
+        self.action_dist.distribution = FiniteMaskCategorical.of(logits, action_masks)
+        return self.action_dist
 
     def forward(
         self, obs: Any, deterministic: bool = False, action_masks: Any = None
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
-        logits, value = self._run(obs)
-        dist = self._dist(logits, action_masks)
+        logits, value, masks = self._run(obs, action_masks)
+        dist = self._dist(logits, masks)
         actions = dist.get_actions(deterministic=deterministic)
         return actions, value.unsqueeze(-1), dist.log_prob(actions)
 
     def evaluate_actions(
         self, obs: Any, actions: th.Tensor, action_masks: Any = None
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
-        logits, value = self._run(obs)
-        dist = self._dist(logits, action_masks)
+        logits, value, masks = self._run(obs, action_masks)
+        dist = self._dist(logits, masks)
         return value.unsqueeze(-1), dist.log_prob(actions), dist.entropy()
 
     def get_distribution(self, obs: Any, action_masks: Any = None) -> MaskableDistribution:
-        return self._dist(self._run(obs)[0], action_masks)
+        logits, _, masks = self._run(obs, action_masks)
+        return self._dist(logits, masks)
 
     def predict_values(self, obs: Any) -> th.Tensor:
-        return self._run(obs)[1].unsqueeze(-1)
+        return self._run(obs, None)[1].unsqueeze(-1)

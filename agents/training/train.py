@@ -203,14 +203,18 @@ def build_model(cfg: TrainingConfig, vec: Any, tensorboard: Path | None = None) 
     the MLP of encoding 1 or encoding 2's candidate scorer, with the same settings."""
     hyper = cfg.resolved_hyperparams()
     if cfg.encoding == 2:
+        from agents.training.scorer_batch import CandidateRolloutBuffer
         from agents.training.scorer_run import scorer_policy
 
         policy, policy_kwargs = scorer_policy(cfg)
+        buffer: type | None = CandidateRolloutBuffer
     else:
         policy, policy_kwargs = FiniteMaskPolicy, _policy_kwargs(hyper)
+        buffer = None
     return MaskablePPO(
         policy,
         vec,
+        rollout_buffer_class=buffer,
         seed=cfg.seed,
         verbose=0,
         tensorboard_log=None if tensorboard is None else str(tensorboard),
