@@ -18,7 +18,7 @@ pytest.importorskip("cwenv._core", reason="the native core is not built")
 from cwenv import _core
 from cwenv.envs import encode_core
 from cwenv.envs.candidates import _ODDS as ODDS, CandidateEncoder
-from cwenv.envs.encoding2 import Session2
+from cwenv.envs.encoding2 import CANDIDATE_KEYS, Session2
 from cwenv.envs.entities import entity_rows
 from cwenv.native import cases
 from cwenv.native.differential import engine_as
@@ -27,13 +27,6 @@ GAMES = 24
 """Games 0-23 of the mixed pool: shipped, generated and hand-built fights, rule variants."""
 STEPS = 120
 ENTITY_KEYS = ("entities", "entity_mask", "global", "map")
-CANDIDATE_KEYS = (
-    "candidates",
-    "candidate_kind",
-    "candidate_target",
-    "candidate_vs",
-    "candidate_mask",
-)
 
 
 def _differences(index: int) -> tuple[int, list[tuple[str, str]], int]:

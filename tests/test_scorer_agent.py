@@ -112,7 +112,7 @@ def test_more_legal_actions_than_k_grow_k_instead_of_failing(bundle: Path) -> No
 
 def test_a_grown_k_shows_the_network_what_the_trained_k_shows() -> None:
     """Padding K wider (the agent's doubling) must not change any feature: the global
-    legal_count/K is scaled by the trained K (``legal_scale``), natively and in Python."""
+    legal_count/K is scaled by the trained K (``legal_scale``)."""
     game = load_scenario("strassenschlacht")
     c = game.new_combat(1)
     legal = c.legal_actions()

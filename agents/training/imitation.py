@@ -26,14 +26,10 @@ from agents.training.league import LeagueOpponent
 from agents.training.pool import Fight, PoolEnv, load_ref, pool_of
 from cwenv.agent import Agent, DecisionView, play_out
 from cwenv.agent_registry import make_agent
+from cwenv.envs.encoding2 import CANDIDATE_KEYS  # stored for the legal candidates only
 from cwenv.envs.errors import EncodingError
 from cwenv.model.types import Side
 from cwenv.runner.seeds import game_seed, side_rngs
-
-CANDIDATE_KEYS = (
-    "candidates", "candidate_kind", "candidate_target", "candidate_vs", "candidate_mask",
-)  # fmt: skip
-"""Observation keys with one row per candidate: stored for the legal ones only."""
 
 TRIAL_SEED = 7_919
 """Offset of the trial games' seeds (``select: best``) from the recorded games' seed."""

@@ -23,14 +23,7 @@ from sb3_contrib.common.maskable.buffers import (
     MaskableDictRolloutBufferSamples,
 )
 
-CANDIDATE_KEYS = (
-    "candidates",
-    "candidate_kind",
-    "candidate_target",
-    "candidate_vs",
-    "candidate_mask",
-)
-"""The observation keys whose first axis (after the batch) is the K candidates."""
+from cwenv.envs.encoding2 import CANDIDATE_KEYS
 
 
 def extent(used: np.ndarray[Any, Any] | th.Tensor) -> int:

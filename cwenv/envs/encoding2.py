@@ -8,10 +8,11 @@ legal count measured on every shipped scenario and 500 generated ones under rand
 (``experiments/encoding2/measure_k.py``; ``docs/env.md`` "Encoding 2" has the figure); a
 decision with more raises :class:`EncodingError`. Over the training pool of issue #18
 (``experiments/nsc-general/legal_counts.py``) the measured maximum is 727 (a generated
-roof fight: movement destinations, MOVE and SCHWIERIG), so a pool with generated fights
-trains with K 1,024. ``legal_scale`` (default K) scales the one K-dependent feature, the
-global legal_count/K: a session padded wider than the K a network was trained with keeps
-that K as the scale, so padding changes nothing the network sees.
+roof fight: movement destinations, MOVE and SCHWIERIG): ``nsc-general-bc.yaml`` trains
+with K 1,024, above every measured decision but not a bound. ``legal_scale`` (default K)
+scales the one K-dependent feature, the global legal_count/K: a session padded wider than
+the K a network was trained with keeps that K as the scale, so padding changes nothing the
+network sees.
 
 Numpy only: no gymnasium, no torch (the env adapter is :mod:`cwenv.envs.env2`).
 
@@ -64,6 +65,11 @@ ENCODING2_VERSION = 3
 DEFAULT_K = 512
 """Candidates per decision. Measured maximum: see ``docs/env.md`` "Encoding 2"."""
 ACTION_KINDS = "action_kinds"  # members: ActionKind names by value (candidate_kind)
+CANDIDATE_KEYS = (
+    "candidates", "candidate_kind", "candidate_target", "candidate_vs", "candidate_mask",
+)  # fmt: skip
+"""The observation keys with one row per candidate (their first axis is the K candidates,
+the legal ones first); the other keys describe the decision as a whole."""
 
 
 def shapes2(k: int = DEFAULT_K) -> dict[str, tuple[int, ...]]:

@@ -7,7 +7,8 @@ and random play (uniform over the legal actions, which wanders further over the 
 For every decision it counts the legal actions; it reports p50/p99/max per source and
 agent, where each maximum happened (fight, game seed, decision, decider) and how that
 decision's actions split over the action kinds, and each fight's largest count (the
-``fight_max`` table: what tests/test_legal_bound.py checks the per-fight bound against).
+``fight_max`` table; tests/test_scorer_agent.py checks the pool config's K against its
+largest entry).
 Run from the repository root:
 ``python experiments/nsc-general/legal_counts.py --minutes 12 --out legal_counts.json``.
 """
