@@ -500,14 +500,30 @@ def test_a_warm_start_from_a_bundle_that_saw_a_held_out_fight_is_refused(
         load_training_config(path)
 
 
-def test_a_decision_above_k_in_the_pool_names_the_fight() -> None:
-    """A pool fight with a decision above K stops with an EncodingError naming the pool's
-    fight and side (the encoder alone names only the fighter); no action is dropped."""
+def test_a_decision_above_k_in_the_pool_is_chosen_in_stages_and_an_error_names_the_fight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pool fight with decisions above K plays on (in stages, cwenv/envs/stages.py: no
+    action is dropped, none raises); an EncodingError the encoder still raises names the
+    pool's fight and side (the encoder alone names only the fighter)."""
     from agents.training.config import Pool
     from cwenv.envs.errors import EncodingError
 
     env = PoolEnv(Pool(scenarios=["dach"], sides=["runner"]), opponent="random", k=2)
-    with pytest.raises(EncodingError, match=r"pool fight dach \(runner\): .*K=2"):
-        env.reset(seed=0)
-        for _ in range(50):
-            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    env.reset(seed=0)
+    stages = set()
+    for _ in range(50):
+        info = env.step(int(np.flatnonzero(env.action_masks())[0]))[4]
+        stages.add(info["stage"])
+    assert {1, 2} <= stages
+    inner = env._env
+    assert inner is not None
+
+    def fail(c: object) -> None:
+        raise EncodingError("TURN of fighter 0 has no legal action")
+
+    monkeypatch.setattr(inner.session, "encode", fail)
+    with pytest.raises(EncodingError, match=r"pool fight dach \(runner\): TURN of fighter 0"):
+        for _ in range(200):
+            if env.step(int(np.flatnonzero(env.action_masks())[0]))[2]:
+                env.reset()

@@ -26,6 +26,7 @@ from agents.training.league import LeagueOpponent
 from agents.training.pool import Fight, PoolEnv, load_ref, pool_of
 from cwenv.agent import Agent, DecisionView, play_out
 from cwenv.agent_registry import make_agent
+from cwenv.engine.actions import Action
 from cwenv.envs.encoding2 import CANDIDATE_KEYS  # stored for the legal candidates only
 from cwenv.envs.errors import EncodingError
 from cwenv.model.types import Side
@@ -136,28 +137,34 @@ def play_teacher(env: PoolEnv, obs: dict[str, Any], teacher: Agent, rng: random.
     list[dict[str, np.ndarray]], list[int], list[float], str
 ]:  # fmt: skip
     """One episode of ``env`` (reset already, to ``obs``) with ``teacher`` deciding: the compact
-    observations, the chosen candidate indices, the rewards and the winner's label."""
+    observations, the chosen candidate indices, the rewards and the winner's label. A
+    decision above K is several steps of the env (:mod:`cwenv.envs.stages`), each recorded:
+    the group of the teacher's action in a stage, at last the action itself."""
     obs_rows: list[dict[str, np.ndarray]] = []
     chosen: list[int] = []
     rewards: list[float] = []
     view = DecisionView(env.combat)
+    stage = 0
+    action: Action | None = None
     while True:
-        combat = env.combat
-        legal = combat.legal_actions()
         n = int(np.count_nonzero(obs["candidate_mask"]))
-        if n != len(legal):
-            raise ImitationError(f"{n} candidates for {len(legal)} legal actions")
-        action = teacher.act(view, legal, rng)
-        try:
-            index = legal.index(action)
-        except ValueError:
-            who = getattr(teacher, "name", type(teacher).__name__)
-            raise ImitationError(f"teacher {who} chose {action}, not a legal action") from None
+        if stage < 2:  # a later stage shows the decision the teacher chose in stage 1
+            legal = env.combat.legal_actions()
+            if n != len(legal) and n != env.k:
+                raise ImitationError(f"{n} candidates for {len(legal)} legal actions")
+            action = teacher.act(view, legal, rng)
+            if action not in legal:
+                who = getattr(teacher, "name", type(teacher).__name__)
+                raise ImitationError(f"teacher {who} chose {action}, not a legal action")
+        if action is None:
+            raise ImitationError("a later stage of a decision came before its stage 1")
+        index = env.row_of(action)
         obs_rows.append({k: v[:n].copy() if k in CANDIDATE_KEYS else v.copy()
                          for k, v in obs.items()})  # fmt: skip
         chosen.append(index)
         obs, reward, terminated, truncated, info = env.step(index)
         rewards.append(float(reward))
+        stage = int(info.get("stage", 0))
         if terminated or truncated:
             return obs_rows, chosen, rewards, str(info.get("winner", "none")).lower()
 

@@ -6,8 +6,10 @@ seeds, each played from the sides the pool names. :class:`PoolEnv` is one Gymnas
 over all of them: every ``reset`` draws a fight and a side with the env's own generator
 and plays it through ``cwenv/Kampfrunde2-v0`` (:class:`~cwenv.envs.env2.KampfrundeEnv2`);
 the observation and the ``Discrete(K)`` actions are the same for every fight, which is what
-lets one network learn them all. The fights of ``held_out`` are refused before a run
-starts (:func:`held_out_issues`), so the evaluation of issue #18 stays unseen.
+lets one network learn them all. A decision above K (a rare fight's many movement cells) is
+chosen in stages (:mod:`cwenv.envs.stages`), so no fight of the pool stops a run. The
+fights of ``held_out`` are refused before a run starts (:func:`held_out_issues`), so the
+evaluation of issue #18 stays unseen.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import gymnasium as gym
 import numpy as np
 
 from agents.training.config import HeldOut, Pool, TrainingConfig
+from cwenv.engine.actions import Action
 from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
 from cwenv.envs.encoding2 import DEFAULT_K
@@ -271,7 +274,8 @@ class PoolEnv(gym.Env[dict[str, Any], np.int64]):
     Arguments: the ``pool``, the ``opponent`` (an agent spec or the league, as for
     :class:`~cwenv.envs.kampfrunde.KampfrundeEnv`), ``rules``, ``reward``, ``max_steps``
     ``k`` and ``illegal_action`` (as the env's: ``fallback`` for API checkers that sample
-    without the mask). ``info`` carries the episode's ``scenario`` reference and ``side``.
+    without the mask). ``info`` carries the episode's ``scenario`` reference and ``side``,
+    and the env's ``stage`` (a decision above K: chosen in steps, :mod:`cwenv.envs.stages`).
     """
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 - Gymnasium declares it so
@@ -328,8 +332,9 @@ class PoolEnv(gym.Env[dict[str, Any], np.int64]):
 
     @contextmanager
     def _naming_the_fight(self) -> Iterator[None]:
-        """An :class:`EncodingError` (a decision above K) names the pool's fight and side:
-        the encoder's message names only the fighter, and a pool holds thousands of fights."""
+        """An :class:`EncodingError` (a decision the encoder cannot hold; one above K is
+        chosen in stages) names the pool's fight and side: the encoder's message names
+        only the fighter, and a pool holds thousands of fights."""
         try:
             yield
         except EncodingError as exc:
@@ -343,6 +348,12 @@ class PoolEnv(gym.Env[dict[str, Any], np.int64]):
         if self._env is None:
             raise RuntimeError("call reset() first")
         return self._env.combat
+
+    def row_of(self, action: Action) -> int:
+        """The index to step with now to play the legal ``action`` (the env's ``row_of``)."""
+        if self._env is None:
+            raise RuntimeError("call reset() first")
+        return self._env.row_of(action)
 
     def action_masks(self) -> np.ndarray:
         if self._env is None:

@@ -15,7 +15,9 @@ says what the action is and what it would do, in numbers the engine computes its
   engine, :mod:`cwenv.envs.previews_core`), the Mumm it costs (M01–M09).
 
 Rows past the legal count are zero with ``candidate_mask`` 0. A decision with more than K
-legal actions raises :class:`~cwenv.envs.errors.EncodingError`: no action is dropped.
+legal actions raises :class:`~cwenv.envs.errors.EncodingError`: no action is dropped (the
+envs encode such a decision with a row for every action, ``width``, and choose it in
+stages: :mod:`cwenv.envs.stages`).
 """
 
 from __future__ import annotations
@@ -115,17 +117,24 @@ class CandidateEncoder:
         return out
 
     def encode(
-        self, c: Combat, decider: int, rows: Sequence[int], legal: Sequence[Action]
+        self,
+        c: Combat,
+        decider: int,
+        rows: Sequence[int],
+        legal: Sequence[Action],
+        width: int | None = None,
     ) -> tuple[F32, F32, F32, F32, F32]:
-        """(candidates, kind, target row, vs, mask) for ``legal``; ``rows`` are the entity rows."""
+        """(candidates, kind, target row, vs, mask) for ``legal``; ``rows`` are the entity
+        rows. ``width`` (default K) is the number of rows: the two-stage choice of
+        :mod:`cwenv.envs.stages` encodes every legal action of a decision above K at once."""
         n = len(legal)
-        if n > self.k:
+        k = self.k if width is None else width
+        if n > k:
             raise EncodingError(
                 f"{n} legal actions for {c.game.names[decider]}, but encoding 2 "
-                f"holds K={self.k} candidates: raise K (cwenv.envs.encoding2.DEFAULT_K); "
+                f"holds K={k} candidates: raise K (cwenv.envs.encoding2.DEFAULT_K); "
                 "no legal action is dropped"
             )
-        k = self.k
         feats = np.zeros((k, len(CANDIDATE_FEATURES)), dtype=np.float32)
         kind = np.zeros(k, dtype=np.float32)
         target = np.full(k, -1.0, dtype=np.float32)
@@ -141,7 +150,7 @@ class CandidateEncoder:
             self._previews(c, legal, v, odds)
         elif odds and not self.native.previews(c, legal, feats, odds):
             self._previews(c, legal, v, odds)
-        np.clip(v, self._low[:n], self._high[:n], out=v)
+        np.clip(v, self._low[0], self._high[0], out=v)  # every row has the same bounds
         return feats, kind, target, vs, mask
 
     def _reference(

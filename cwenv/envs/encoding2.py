@@ -5,11 +5,16 @@
 candidate ``i`` is ``legal_actions()[i]``, so every legal action of every decision up to
 K has an index and nothing else does. ``K`` (:data:`DEFAULT_K` = 512) is above the largest
 legal count measured on every shipped scenario and 500 generated ones under random play
-(``experiments/encoding2/measure_k.py``; ``docs/env.md`` "Encoding 2" has the figure); a
-decision with more raises :class:`EncodingError`. Over the training pool of issue #18
-(``experiments/nsc-general/legal_counts.py``) the measured maximum is 727 (a generated
-roof fight: movement destinations, MOVE and SCHWIERIG): ``nsc-general-bc.yaml`` trains
-with K 1,024, above every measured decision but not a bound. ``legal_scale`` (default K)
+(``experiments/encoding2/measure_k.py``; ``docs/env.md`` "Encoding 2" has the figure).
+Over the training pool of issue #18 (``experiments/nsc-general/legal_counts.py``) the
+measured maximum is 727 (a generated roof fight: movement destinations, MOVE and
+SCHWIERIG; 3 of 1,828 generated fights exceed 512), which no K bounds for sure. A decision
+with more than K legal actions raises :class:`EncodingError` (``over_k="raise"``, the
+session's default), or, as the envs do (``over_k="stage"``), is chosen in stages
+(:mod:`cwenv.envs.stages`): stage 1 shows the other actions and groups of the cell moves,
+each as a real row of one of its moves, stage 2 the chosen group's moves, so every legal
+action keeps a path of choices within K and the network and its features stay as they
+are (:meth:`Session2.narrow`, :attr:`Encoded2.stage`). ``legal_scale`` (default K)
 scales the one K-dependent feature, the global legal_count/K: a session padded wider than
 the K a network was trained with keeps that K as the scale, so padding changes nothing the
 network sees.
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -58,6 +64,7 @@ from cwenv.envs.errors import EncodingError, InvalidActionError, LimitError
 from cwenv.envs.game_encoder import DEFAULT_MAX_STEPS, SEED_BOUND, ScenarioSpec, resolve_game
 from cwenv.envs.layout import Slots
 from cwenv.envs.rewards import RewardConfig, RewardSpec, SideReward, load_reward_config
+from cwenv.envs.stages import Stage, first_stage, next_stage
 from cwenv.envs.tables import F32, GameTables
 from cwenv.model.types import Side
 
@@ -146,14 +153,27 @@ def encoding2_record(k: int = DEFAULT_K) -> Record:
     return record
 
 
+OverK = Literal["raise", "stage"]
+"""What a decision above K does: raise :class:`EncodingError`, or be chosen in stages
+(:mod:`cwenv.envs.stages`; the envs' default)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Encoded2:
-    """One decision in encoding 2: the decider, its legal actions, observation and mask."""
+    """One decision in encoding 2: the decider, its legal actions, observation and mask;
+    ``stage`` (None up to K legal actions) says what the rows of a decision above K stand
+    for (:mod:`cwenv.envs.stages`): then row ``i`` is not ``legal[i]``."""
 
     fighter: int
     legal: list[Action]
     obs: dict[str, F32]
     mask: np.ndarray
+    stage: Stage | None = None
+
+    @property
+    def stage_number(self) -> int:
+        """0 for a decision up to K, else the stage (1, 2; 3 only above (K−1)·K moves)."""
+        return 0 if self.stage is None else self.stage.number
 
 
 class Session2:
@@ -167,9 +187,13 @@ class Session2:
         max_steps: int = DEFAULT_MAX_STEPS,
         k: int = DEFAULT_K,
         legal_scale: int | None = None,
+        over_k: OverK = "raise",
     ) -> None:
         if max_steps < 1 or k < 1 or (legal_scale is not None and legal_scale < 1):
             raise ValueError("max_steps, k and legal_scale must be at least 1")
+        if over_k not in ("raise", "stage"):
+            raise ValueError("over_k must be 'raise' or 'stage'")
+        self.over_k: OverK = over_k
         self.game = resolve_game(scenario, rules)
         if len(self.game.roster) > MAX_ENTITIES:
             raise LimitError(
@@ -187,6 +211,8 @@ class Session2:
         self.reward_config: RewardConfig = load_reward_config(reward)
         self.sides = [spec.side for spec in self.game.roster]
         self.shapes = shapes2(k)
+        self._xs = np.asarray(self.tables.xs, dtype=np.int64)
+        self._ys = np.asarray(self.tables.ys, dtype=np.int64)
 
     def new_combat(self, rng: np.random.Generator) -> Combat:
         return self.game.new_combat(int(rng.integers(SEED_BOUND)))
@@ -195,21 +221,67 @@ class Session2:
         return {s: SideReward(self.reward_config, self.sides, s) for s in sides}
 
     def encode(self, c: Combat) -> Encoded2:
-        """The pending decision; :class:`EncodingError` if it has no or more than K actions."""
+        """The pending decision; :class:`EncodingError` if it has no action, or more than K
+        with ``over_k="raise"`` (``"stage"``: its stage 1, :mod:`cwenv.envs.stages`)."""
         d = c.decision
         if d is None:
             raise EncodingError("the combat is over; there is no decision to encode")
         legal = c.legal_actions()
         if not legal:
             raise EncodingError(f"{d.kind.name} of fighter {d.fighter} has no legal action")
+        if len(legal) > self.k and self.over_k == "stage":
+            whole = self.observe_decider(c, d.fighter, legal, width=len(legal))
+            return self.first_stage(d.fighter, legal, whole)
         obs = self.observe_decider(c, d.fighter, legal)
         return Encoded2(d.fighter, legal, obs, obs["candidate_mask"] > 0)
 
-    def observe_decider(self, c: Combat, viewer: int, legal: list[Action]) -> dict[str, F32]:
-        """The observation of ``viewer`` deciding ``legal`` (empty: not deciding now)."""
+    def first_stage(self, fighter: int, legal: list[Action], whole: dict[str, F32]) -> Encoded2:
+        """Stage 1 of ``fighter`` deciding ``legal`` (more than K), from ``whole``, the
+        observation with a candidate row for every one of them."""
+        return self._staged(fighter, legal, first_stage(legal, self.k, self._xs, self._ys, whole))
+
+    def narrow(self, enc: Encoded2, index: int) -> Encoded2 | None:
+        """The next stage if ``index`` chooses a group of more than one move in a stage of
+        ``enc``; None where ``index`` plays an action (or is not legal: :meth:`decode`
+        says so). The engine is not touched."""
+        stage = enc.stage
+        if stage is None or not 0 <= index < len(stage.rows):
+            return None
+        if stage.action_index(index) is not None:
+            return None
+        return self._staged(enc.fighter, enc.legal, next_stage(stage, index))
+
+    def row_of(self, enc: Encoded2, action: Action) -> int:
+        """The row of ``enc`` that leads to the legal ``action`` (its candidate index, or
+        in a stage the row of its group): how a teacher's choice becomes the env's."""
+        try:
+            index = enc.legal.index(action)
+        except ValueError:
+            raise InvalidActionError(f"{action!r} is not a legal action") from None
+        return index if enc.stage is None else enc.stage.row_of(index)
+
+    def _staged(self, fighter: int, legal: list[Action], stage: Stage) -> Encoded2:
+        """The observation of one stage: the decision's own arrays, the candidate rows cut
+        to the stage's rows, padded to K as any decision's are (target −1, else 0)."""
+        obs = dict(stage.whole)
+        rows = np.asarray(stage.rows, dtype=np.int64)
+        for key in CANDIDATE_KEYS:
+            whole = stage.whole[key]
+            out = np.zeros((self.k, *whole.shape[1:]), dtype=whole.dtype)
+            if key == "candidate_target":
+                out[:] = -1.0
+            out[: len(rows)] = whole[rows]
+            obs[key] = out
+        return Encoded2(fighter, legal, obs, obs["candidate_mask"] > 0, stage)
+
+    def observe_decider(
+        self, c: Combat, viewer: int, legal: list[Action], width: int | None = None
+    ) -> dict[str, F32]:
+        """The observation of ``viewer`` deciding ``legal`` (empty: not deciding now), with
+        ``width`` candidate rows (default K)."""
         ents, emask, glob, cmap = self.entities.encode(c, viewer, legal)
         rows = entity_rows(self.slots, viewer)
-        cand, kind, target, vs, mask = self.candidates.encode(c, viewer, rows, legal)
+        cand, kind, target, vs, mask = self.candidates.encode(c, viewer, rows, legal, width)
         return {
             "entities": ents,
             "entity_mask": emask,
@@ -230,7 +302,19 @@ class Session2:
         return self.observe_decider(c, viewer, [])
 
     def decode(self, enc: Encoded2, index: int) -> Action:
-        """The legal action of candidate ``index``; :class:`InvalidActionError` if masked."""
+        """The legal action of candidate ``index``; :class:`InvalidActionError` if masked
+        (or, in a stage, a group: :meth:`narrow` takes it)."""
+        stage = enc.stage
+        if stage is not None:
+            played = stage.action_index(index) if 0 <= index < len(stage.rows) else None
+            if played is None:
+                raise InvalidActionError(
+                    f"candidate {index} plays no action of fighter {enc.fighter} "
+                    f"({self.game.names[enc.fighter]}) in stage {stage.number} of a decision "
+                    f"above K: {len(stage.rows)} rows (0..{len(stage.rows) - 1}); a group "
+                    "row leads to the next stage (Session2.narrow); use the action mask"
+                )
+            return enc.legal[played]
         if not 0 <= index < len(enc.legal):
             raise InvalidActionError(
                 f"candidate {index} is not legal for fighter {enc.fighter} "

@@ -5,8 +5,9 @@ under the native core, with the same random legal choice at every step.
 At every step both combats must offer the same legal actions (in the same order) and, after
 the choice, emit the same events and the same outcome; on a sample of steps both encodings
 of the env (encoding 1's observation and action mask, encoding 2's observation and
-candidate mask) must give the same arrays. The first difference is a :class:`Divergence`
-naming the case (scenario, rules, readings), the seed and the step, so that
+candidate mask, and encoding 2's stages of a decision above a small K) must give the same
+arrays. The first difference is a :class:`Divergence` naming the case (scenario, rules,
+readings), the seed and the step, so that
 ``python -m cwenv.native.differential --pool P --game I`` replays it alone.
 
 Each combat has its own copy of the game (:meth:`Case.game`), and the engine is switched
@@ -226,9 +227,13 @@ def _nth(items: Sequence[object], i: int) -> str:
     return repr(items[i]) if i < len(items) else "(no more events)"
 
 
+STAGED_K = 16
+"""Encoding 2's K for the comparison of its stages (cwenv/envs/stages.py)."""
+
+
 def _encoders(game: Game) -> dict[str, Encoder]:
     """Encoding 1's and 2's observation+mask of the decider, where the game fits them."""
-    from cwenv.envs.encoding2 import Session2
+    from cwenv.envs.encoding2 import CANDIDATE_KEYS, Session2
     from cwenv.envs.errors import EnvError
     from cwenv.envs.game_encoder import Session
 
@@ -250,10 +255,21 @@ def _encoders(game: Game) -> dict[str, Encoder]:
     except (EnvError, ValueError):
         pass
     else:
+        staged = Session2(game, k=STAGED_K, over_k="stage")
 
         def second(c: Combat) -> dict[str, np.ndarray]:
             enc = two.encode(c)
-            return {**enc.obs, "mask": enc.mask}
+            arrays = {**enc.obs, "mask": enc.mask}
+            n = len(enc.legal)
+            if n > STAGED_K:  # its stages under a small K: stage 1, its first group's stage
+                whole = {k: v[:n] if k in CANDIDATE_KEYS else v for k, v in enc.obs.items()}
+                first = staged.first_stage(enc.fighter, enc.legal, whole)
+                groups = (staged.narrow(first, row) for row in range(STAGED_K))
+                after = next((e for e in groups if e is not None), first)
+                for name, e in (("stage 1", first), ("stage 2", after)):
+                    arrays.update({f"{name} {key}": e.obs[key] for key in CANDIDATE_KEYS})
+                    arrays[f"{name} mask"] = e.mask
+            return arrays
 
         out["encoding 2"] = second
     return out
