@@ -68,8 +68,8 @@ class EventSync;
 
 // One combat's kept state, held by the combat as its ``_core_token`` (a _core.KampfState):
 // a Kampf serves several combats of its game in turn (a vector env, two fights played
-// alternately) by swapping states instead of importing. clone() does not copy the token,
-// so a clone imports its own.
+// alternately) by swapping states instead of importing. clone() gives the clone a copy of
+// its original's (EventSync::CloneHeld), no two combats share one.
 struct Held {
   const EventSync* owner = nullptr;
   long long generation = 0;  // EventSync::Forget makes every held state stale
@@ -99,6 +99,14 @@ class EventSync {
       throw;
     }
   }
+  // A copy of the kept state ``token`` holds, for a clone of its combat (Combat.clone,
+  // cwenv/engine/clone_core.py), so the clone need not import whole: the Kampf's ``live``
+  // state when the token is the current combat's (its Held::state is stale then), the held
+  // one otherwise, and the events applied and the last one as they are (the clone's event
+  // list holds the same event objects, so its next sync applies what the original's
+  // would). None, the clone importing on first use, where the token is not one this sync
+  // keeps: another Kampf's, or stale (Forget) or abandoned (an exception part-way).
+  nb::object CloneHeld(nb::handle token, const State& live) const;
   // Every held state stale (a fresh generation, unique across Kampfs).
   void Forget() {
     static long long generations = 0;
@@ -178,6 +186,12 @@ void BindSync(nb::module_& m, nb::class_<K>& kampf) {
       .def("sync_check", &K::SyncCheck, nb::arg("combat"),
            "The first field where the event-kept state differs from a fresh import, '' "
            "when none; None when the combat is not this game's.")
+      .def(
+          "clone_state",
+          [](const K& k, nb::handle token) { return k.sync.CloneHeld(token, *k.view().s); },
+          nb::arg("token"),
+          "A copy of a combat's _core_token for its clone (src/sync.hpp CloneHeld); None "
+          "when the token is not this Kampf's kept state now (the clone imports whole).")
       .def_prop_rw(
           "sync_on", [](const K& k) { return k.sync_on; },
           [](K& k, bool on) { k.sync_on = on, k.sync.Forget(); },

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from cwenv.battlemap.grid import Terrain
 from cwenv.engine import events as ev
 from cwenv.engine.actions import Action, ActionKind, Decision, DecisionKind
+from cwenv.engine.clone_core import copy_kept
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.frames import Frame, Return
 from cwenv.engine.game import Game
@@ -192,12 +193,10 @@ class Combat:
         twin.dice = self.dice.clone()
         twin.fighters = [f.copy() for f in self.fighters]
         twin.occupant = self.occupant.copy()
-        twin.opaque = self.opaque[:]
-        twin.solid = self.solid[:]
-        twin.round = self.round
+        twin.opaque, twin.solid = self.opaque[:], self.solid[:]
+        twin.round, twin.forced = self.round, self.forced
         twin.events = self.events.copy()
         twin.history = self.history.copy()
-        twin.forced = self.forced
         twin.queue = self.queue.copy()
         twin.turn_fighter = self.turn_fighter
         twin.outcome = self.outcome
@@ -207,6 +206,7 @@ class Combat:
         twin._pending = self._pending
         twin._legal, twin._legal_set = self._legal, self._legal_set
         twin._dirty = self._dirty
+        copy_kept(self, twin)  # the native kept state, copied (clone_core.py)
         return twin
 
     def turn_frame(self) -> TurnFrame | None:
