@@ -69,13 +69,19 @@ class PlainCandidateEncoder:
         return level
 
     def encode(
-        self, c: Combat, decider: int, rows: Sequence[int], legal: Sequence[Action]
+        self,
+        c: Combat,
+        decider: int,
+        rows: Sequence[int],
+        legal: Sequence[Action],
+        width: int | None = None,
     ) -> tuple[F32, F32, F32, F32, F32]:
-        """(candidates, kind, target row, vs, mask) for ``legal``; ``rows`` are the entity rows."""
+        """(candidates, kind, target row, vs, mask) for ``legal``; ``rows`` are the entity
+        rows; ``width`` rows (default K: a staged decision above K asks for one per action)."""
         # The checks of K and of the kinds are the fast encoder's; the test stays within both.
         if bytes(c.opaque) != self._opaque:
             self._opaque, self._cover = bytes(c.opaque), {}
-        k, f32 = self.k, np.float32
+        k, f32 = (self.k if width is None else width), np.float32
         feats, kind = np.zeros((k, len(CANDIDATE_FEATURES)), f32), np.zeros(k, f32)
         target, mask = np.full(k, -1.0, f32), (np.arange(k) < len(legal)).astype(f32)
         vs = np.zeros((k, MAX_ENTITIES, len(VS_FEATURES)), f32)
