@@ -9,6 +9,9 @@ from cwenv.engine.actions import Action
 from cwenv.engine.state import Combat
 from cwenv.engine.turn import TurnFrame
 
+ACT_NAMES: tuple[str, ...]
+"""The Act members the kept state applies, in src/sync.hpp ActKind order."""
+
 class Lines:
     """Lines of fire and terrain cover on one battle map (C01, C02)."""
 
@@ -102,6 +105,7 @@ class Kampf:
         labels: dict[str, int],
         rules: tuple[bool, bool, bool, int, int],
         extra_action: object,
+        acts: list[str],
     ) -> None: ...
     def sync_check(self, combat: Combat) -> str | None: ...
     def clone_state(self, token: KampfState) -> KampfState | None: ...
@@ -118,7 +122,8 @@ class KampfState:
 
 # Test only (src/faults.hpp, tests/test_native_faults.py): plant one deviation from the
 # reference ("provocation_tie", "cover_level", "melee_reach_edge", "guard_reach",
-# "extra_action_twice", "living_cover_tie", "sync_lp" or "last_reaction"), and take it back.
+# "extra_action_twice", "living_cover_tie", "sync_lp", "last_reaction" or "sync_aim"), and
+# take it back.
 def _fault(name: str) -> None: ...
 def _faults_off() -> None: ...
 

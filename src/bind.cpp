@@ -184,11 +184,12 @@ void PlantFault(const std::string& name) {
   else if (name == "living_cover_tie") cwenv::g_fault = cwenv::Fault::kLivingCoverTie;
   else if (name == "sync_lp") cwenv::g_fault = cwenv::Fault::kSyncLp;
   else if (name == "last_reaction") cwenv::g_fault = cwenv::Fault::kLastReaction;
+  else if (name == "sync_aim") cwenv::g_fault = cwenv::Fault::kSyncAim;
   else
     throw std::invalid_argument("unknown fault " + name +
                                 "; choose provocation_tie, cover_level, melee_reach_edge, "
-                                "guard_reach, extra_action_twice, living_cover_tie, sync_lp "
-                                "or last_reaction");
+                                "guard_reach, extra_action_twice, living_cover_tie, sync_lp, "
+                                "last_reaction or sync_aim");
 }
 
 nb::list Dests(const Routes& routes) {
@@ -272,7 +273,7 @@ NB_MODULE(_core, m) {
   m.def("_fault", &PlantFault, nb::arg("name"),
         "Test only: plant one deviation from the reference (provocation_tie, cover_level, "
         "melee_reach_edge, guard_reach, extra_action_twice, living_cover_tie, sync_lp, "
-        "last_reaction).");
+        "last_reaction, sync_aim).");
   m.def("_faults_off", [] { cwenv::g_fault = cwenv::Fault::kNone; },
         "Test only: the core answers as the reference again.");
 

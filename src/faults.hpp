@@ -16,6 +16,7 @@ enum class Fault {
   kLivingCoverTie,  // kampf::CoverAgainst: on a tie the creature nearer the attacker covers
   kSyncLp,  // kampf::EventSync: an LPChanged leaves the fighter its LP before the change
   kLastReaction,  // kampf::ReactionChoice (prompts.cpp): no reactions left still counts as one
+  kSyncAim,  // kampf::EventSync::ApplyActed: an AIM event sets one aim stack fewer
 };
 
 inline Fault g_fault = Fault::kNone;

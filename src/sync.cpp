@@ -4,15 +4,38 @@
 
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "faults.hpp"
 
 namespace cwenv::kampf {
 
+namespace sync_detail {
+
+nb::object Get(nb::handle o, const nb::object& name) {
+  PyObject* v = PyObject_GetAttr(o.ptr(), name.ptr());
+  if (!v) throw nb::python_error();
+  return nb::steal(v);
+}
+
+long long Int(PyObject* o) {
+  const long long v = PyLong_AsLongLong(o);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
+long long Int(nb::handle o, const nb::object& name) { return Int(Get(o, name).ptr()); }
+
+}  // namespace sync_detail
+
 namespace {
+
+using sync_detail::Get;
+using sync_detail::Int;
 
 struct Names {
   nb::object token, events, fighters, pos, fighter, after, before, condition, path, target,
@@ -30,20 +53,6 @@ const Names& N() {
   return *names;
 }
 
-nb::object Get(nb::handle o, const nb::object& name) {
-  PyObject* v = PyObject_GetAttr(o.ptr(), name.ptr());
-  if (!v) throw nb::python_error();
-  return nb::steal(v);
-}
-
-long long Int(PyObject* o) {
-  const long long v = PyLong_AsLongLong(o);
-  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-  return v;
-}
-
-long long Int(nb::handle o, const nb::object& name) { return Int(Get(o, name).ptr()); }
-
 void ResetAim(Fighter& f) { f.aim_stacks = 0, f.aim_target = -1; }
 
 constexpr long long kModeWeapon = 0, kModeHack = 1;  // cwenv.model.types.AttackMode
@@ -51,9 +60,11 @@ constexpr long long kModeWeapon = 0, kModeHack = 1;  // cwenv.model.types.Attack
 }  // namespace
 
 void EventSync::Configure(const nb::list& classes, nb::dict labels, const SyncRules& rules,
-                          nb::object extra_action_spend) {
+                          nb::object extra_action_spend, const std::vector<std::string>& acts) {
   if (nb::len(classes) != static_cast<std::size_t>(EventKind::kCount))
     throw std::invalid_argument("one class per event kind of src/sync.hpp, in its order");
+  if (!std::equal(acts.begin(), acts.end(), std::begin(kActNames), std::end(kActNames)))
+    throw std::invalid_argument("the Act members are not src/sync.hpp kActNames, in order");
   classes_owner_ = classes;
   classes_.clear();
   for (nb::handle h : classes) classes_.push_back(h.ptr());
@@ -265,11 +276,8 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
     case EventKind::kForcedMove:
       Dirty(Int(e, n.fighter), s);
       return true;
-    case EventKind::kActed:  // handlungen.py: each Handlung's own fields, a door's cells
-      Dirty(Int(e, n.fighter), s);
-      Dirty(Int(e, n.target), s);
-      doors_dirty_ = true;
-      return true;
+    case EventKind::kActed:
+      return ApplyActed(e, g, s);
     // No state the core holds: reactions, initiative, rolls, narration.
     case EventKind::kRoundStarted:
     case EventKind::kTurnStarted:

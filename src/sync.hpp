@@ -15,8 +15,10 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -50,6 +52,19 @@ enum class EventKind : std::uint8_t {
   kClimbedPart, kFell, kRoundEnded, kCombatEnded, kCount,
 };
 
+// What an Acted event records (cwenv.engine.events.Act, in its order; Configure refuses
+// another order): each is applied from the event's index and value (sync.cpp ApplyActed).
+enum class ActKind : std::uint8_t {
+  kSprint, kAim, kUpload, kOpenDoor, kCloseDoor, kDraw, kPickUp, kUseItem, kReload,
+  kCyberware, kAnnounceHelp, kHelp, kFreeWeapon, kFromBackpack, kLoseItem, kJammed,
+  kLoseWeapon, kDisarmed, kFailed, kCount,
+};
+inline constexpr const char* kActNames[] = {
+    "SPRINT", "AIM", "UPLOAD", "OPEN_DOOR", "CLOSE_DOOR", "DRAW", "PICK_UP", "USE_ITEM",
+    "RELOAD", "CYBERWARE", "ANNOUNCE_HELP", "HELP", "FREE_WEAPON", "FROM_BACKPACK",
+    "LOSE_ITEM", "JAMMED", "LOSE_WEAPON", "DISARMED", "FAILED"};
+static_assert(std::size(kActNames) == static_cast<std::size_t>(ActKind::kCount));
+
 // The data the table reads beyond the event (sync_core.py sync_tables).
 struct SyncRules {
   bool zielen_lost_on_move = false;      // X03
@@ -65,6 +80,13 @@ struct SyncCounts {
 };
 
 class EventSync;
+
+// An event's field (sync.cpp): Python's error raised as nb::python_error.
+namespace sync_detail {
+nb::object Get(nb::handle o, const nb::object& name);
+long long Int(PyObject* o);
+long long Int(nb::handle o, const nb::object& name);
+}  // namespace sync_detail
 
 // One combat's kept state, held by the combat as its ``_core_token`` (a _core.KampfState):
 // a Kampf serves several combats of its game in turn (a vector env, two fights played
@@ -82,9 +104,10 @@ struct Held {
 class EventSync {
  public:
   // The event classes in EventKind order, a condition label -> Condition dict, the rules,
-  // and MummSpend.ZUSAETZLICHE_AKTION (M07 sets extra_action_used).
+  // MummSpend.ZUSAETZLICHE_AKTION (M07 sets extra_action_used) and the names of the Act
+  // members in their order (std::invalid_argument when they are not kActNames).
   void Configure(const nb::list& classes, nb::dict labels, const SyncRules& rules,
-                 nb::object extra_action_spend);
+                 nb::object extra_action_spend, const std::vector<std::string>& acts);
   bool configured() const { return configured_; }
 
   // Brings ``s`` up to ``combat``'s state; false when the combat is not the game's.
@@ -118,6 +141,7 @@ class EventSync {
 
  private:
   bool Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s);
+  bool ApplyActed(nb::handle e, const GameDesc& g, State& s);
   // The current combat's held state no longer its state (a failed re-read).
   bool SyncOnce(nb::handle combat, StateSource& src, const GameDesc& g, State& s);
   bool Abandon() {
@@ -166,6 +190,11 @@ bool ReadCells(nb::handle buffer, std::vector<std::uint8_t>& out, std::size_t si
 template <typename K>
 void BindSync(nb::module_& m, nb::class_<K>& kampf) {
   using Rules = std::tuple<bool, bool, bool, std::uint32_t, std::uint32_t>;
+  m.attr("ACT_NAMES") = [] {
+    nb::list names;
+    for (const char* name : kActNames) names.append(name);
+    return nb::tuple(names);
+  }();
   nb::class_<Held>(m, "KampfState",
                    "One combat's native state kept across decisions (src/sync.hpp Held), "
                    "the combat's _core_token.")
@@ -174,15 +203,17 @@ void BindSync(nb::module_& m, nb::class_<K>& kampf) {
       .def(
           "sync_tables",
           [](K& k, const nb::list& classes, nb::dict labels, const Rules& r,
-             nb::object extra_action) {
+             nb::object extra_action, const std::vector<std::string>& acts) {
             const auto& [on_move, on_hit, at_round_end, lets_go, reread] = r;
             k.sync.Configure(classes, std::move(labels),
                              {on_move, on_hit, at_round_end, lets_go, reread},
-                             std::move(extra_action));
+                             std::move(extra_action), acts);
           },
           nb::arg("classes"), nb::arg("labels"), nb::arg("rules"), nb::arg("extra_action"),
+          nb::arg("acts"),
           "Keep the state across calls, brought up to date from the events (src/sync.hpp): "
-          "the event classes in its order, condition labels, rules, M07's MummSpend.")
+          "the event classes in its order, condition labels, rules, M07's MummSpend, the "
+          "Act member names in order (ACT_NAMES).")
       .def("sync_check", &K::SyncCheck, nb::arg("combat"),
            "The first field where the event-kept state differs from a fresh import, '' "
            "when none; None when the combat is not this game's.")

@@ -74,7 +74,7 @@ def test_a_one_round_fight_says_nach_1_runde() -> None:
 
 
 def test_zielen_is_narrated_with_its_preposition() -> None:
-    line = narrate(ev.Acted(0, "zielt auf", "Stufe 1", 1), ("Kira", "Wache"))
+    line = narrate(ev.Acted(0, ev.Act.AIM, "Stufe 1", 1, value=1), ("Kira", "Wache"))
     assert line == "Kira zielt auf Wache: Stufe 1"
     game = load_scenario("feuergefecht")
     combat = game.new_combat(seed=5)

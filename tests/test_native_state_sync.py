@@ -24,7 +24,7 @@ from cwenv.engine.game import Game
 from cwenv.engine.state import Combat
 from cwenv.engine.sync_core import SYNC_EVENTS
 from cwenv.model.specs import WeaponSpec
-from cwenv.model.types import Side, WeaponKind
+from cwenv.model.types import MummSpend, Side, WeaponKind
 from cwenv.native import cases
 from cwenv.native.differential import engine_as
 from cwenv.rules.options import NscAtZero
@@ -142,6 +142,15 @@ def test_a_planted_difference_in_one_event_update_is_caught(
             _play(index)
 
 
+def test_a_planted_difference_in_an_acted_update_is_caught(
+    fault: Callable[[str], None],
+) -> None:
+    fault("sync_aim")  # an AIM sets one aim stack fewer
+    with engine_as("native"), pytest.raises(AssertionError, match=r"fighter \d+ aim_stacks: "):
+        for index in range(GAMES):
+            _play(index)
+
+
 def test_every_event_class_is_in_the_table() -> None:
     """A new event class must get its entry in src/sync.cpp (or it imports whole)."""
     classes = {cls for cls in ev.Event.__subclasses__() if getattr(ev, cls.__name__, None) is cls}
@@ -219,8 +228,10 @@ def _drawn(game: Game, index: int) -> Game:
 def test_the_kept_state_holds_under_drawn_readings() -> None:
     """300 mixed-pool games under drawn rule readings (~70,000 decisions): the kept state
     is a fresh import at every decision. Found: an NSC's DEATH prompt, asked before the
-    event that marks it down (nsc_at_zero dead, nsc_mumm)."""
+    event that marks it down (nsc_at_zero dead, nsc_mumm). Every kind of Acted, which the
+    core applies from its act, index and value, is among them."""
     compared = 0
+    acts: set[ev.Act] = set()
     with engine_as("native"):
         for index in range(300):
             case = cases.case_of(index, "mixed")
@@ -234,7 +245,22 @@ def test_the_kept_state_holds_under_drawn_readings() -> None:
                 assert diff == "", f"game {index} ({case.label}) step {step}: {diff}"
                 compared += 1
                 c.apply(legal[rng.randrange(len(legal))])
+            acts |= {e.act for e in c.events if isinstance(e, ev.Acted)}
     assert compared > 50_000
+    assert acts == set(ev.Act), set(ev.Act) - acts
+
+
+def test_the_core_applies_the_acts_in_their_order() -> None:
+    """src/sync.hpp ActKind is cwenv.engine.events.Act, member by member; a game handing
+    the core another order is refused, never applied with the wrong meanings."""
+    assert tuple(act.name for act in ev.Act) == _core.ACT_NAMES
+    c, kampf = _started()
+    spend = MummSpend.ZUSAETZLICHE_AKTION
+    names = [act.name for act in ev.Act]
+    names[0], names[1] = names[1], names[0]
+    with pytest.raises(ValueError, match="kActNames"):
+        kampf.sync_tables(list(SYNC_EVENTS), {}, (False, False, False, 0, 0), spend, names)
+    assert kampf.sync_check(c) == ""  # refused before anything changed
 
 
 def test_an_nsc_asked_to_die_is_seen_down() -> None:

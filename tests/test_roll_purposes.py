@@ -13,6 +13,7 @@ import pexpect
 
 import cwenv
 from cwenv.content import load_scenario
+from cwenv.engine.actions import ActionKind
 from cwenv.engine.frames import Frame
 from cwenv.engine.roll_purposes import (
     NEVER_ROLLS,
@@ -134,3 +135,27 @@ def test_a_feuergefecht_refereed_from_typed_dice(tmp_path: Path) -> None:
             assert hits and hits[-1] == (qs.group(1), qs.group(2)), (told[-300:], line)
     assert damage > 0
     assert prompts[0][1].startswith("Initiative ")
+
+
+def test_a_two_dice_medkit_asks_for_two_healing_dice() -> None:
+    """H04: the Veteran's Medkit heals 2W10, so the table asks for die 1 and 2 of 2 (the
+    purpose read the item's dice off the Acted event's German text once, and said 1)."""
+    game = load_scenario("dach")
+    veteran = next(i for i, f in enumerate(game.roster) if f.items and f.items[0].amount == 2)
+    dice = _Watching(3)
+    combat = game.new_combat(dice=dice)  # type: ignore[arg-type]
+    rng = random.Random(3)
+    while not combat.is_terminal():
+        legal = combat.legal_actions()
+        use = [a for a in legal if a.kind is ActionKind.USE_ITEM and a.actor == veteran]
+        if use:
+            before = len(dice.seen)
+            combat.apply(use[0])
+            healing = [p for p in dice.seen[before:] if p.kind is RollKind.HEALING]
+            assert [(p.index, p.count, p.fighter) for p in healing] == [
+                (0, 2, veteran),
+                (1, 2, veteran),
+            ]
+            return
+        combat.apply(rng.choice(legal))
+    raise AssertionError("the Veteran never had the Medkit to use")

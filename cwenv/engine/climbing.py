@@ -179,7 +179,7 @@ class ClimbFrame(Frame):
         if self.stage == _RESULT:
             self.stage = _FINISHED
             if not value.success:
-                c.emit(ev.Acted(f.idx, "scheitert", "klettert"))
+                c.emit(ev.Acted(f.idx, ev.Act.FAILED, "klettert", index=int(StepKind.CLIMB)))
                 return DONE
             climbed = plan.done + plan.gained
             if climbed >= plan.height:

@@ -226,7 +226,7 @@ def patzer_effects(
     elif row is FumbleRow.WAFFE_BLOCKIERT:
         if mode.with_weapon and a.weapons[index] is not UNARMED:  # weapon attacks only
             a.jammed |= 1 << index
-            c.emit(ev.Acted(a.idx, "Waffe blockiert", a.weapons[index].name))
+            c.emit(ev.Acted(a.idx, ev.Act.JAMMED, a.weapons[index].name, index=index))
     elif row is FumbleRow.ENTMUTIGT:
         gain_condition(c, a, Condition.ENTMUTIGT)
     return SequenceFrame(tuple(frames))

@@ -10,93 +10,18 @@ for the narration, which no code compares.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import Any
 
+# The kinds the fields name live beside (ev.Act, ev.Status, … as before)
+from cwenv.engine.event_kinds import (
+    KNOCKED_OUT as KNOCKED_OUT,
+    Act as Act,
+    ReactionKind as ReactionKind,
+    Status as Status,
+    TableKind as TableKind,
+)
 from cwenv.engine.parts import Part
 from cwenv.model.types import ArmourMode, AttackMode, Cell, MummSpend
-
-
-class ReactionKind(IntEnum):
-    """What a reaction is spent on (R02–R06)."""
-
-    DEFENCE = 0  # A02, R02
-    DROP_PRONE = 1  # R06 Niederwerfen
-    BLOCKADE = 2  # R04 Blockadeangriff
-    CATCH_FALL = 3  # R05 Sturz abfangen
-
-    @property
-    def label(self) -> str:
-        return _REACTION_LABELS[self]
-
-
-_REACTION_LABELS = {
-    ReactionKind.DEFENCE: "Verteidigung",
-    ReactionKind.DROP_PRONE: "Niederwerfen",
-    ReactionKind.BLOCKADE: "Blockadeangriff",
-    ReactionKind.CATCH_FALL: "Sturz abfangen",
-}
-
-
-class Status(IntEnum):
-    """A change of a fighter's standing in the fight (D05–D09, X44, X45, escaping)."""
-
-    DEAD = 0  # D07 (the event's ``cause`` says of what)
-    KAMPFUNFAEHIG = 1  # D05: at 0 LP or below, sterbend
-    UNCONSCIOUS = 2  # M04: saved from death at 0 LP
-    UNCONSCIOUS_NON_LETHAL = 3  # non-lethal damage to exactly 0 LP
-    AWAKE = 4  # healed back to 1 LP or more
-    STABILISED = 5  # D08 Volltreffer, D09
-    ESCAPED = 6  # left the map by an exit (reach_exit)
-    SURPRISED = 7  # X45: lost round 1 to an ambush
-
-    @property
-    def label(self) -> str:
-        return _STATUS_LABELS[self]
-
-    @property
-    def knocks_out(self) -> bool:
-        """Out of the fight (dead, kampfunfähig or unconscious)."""
-        return self in KNOCKED_OUT
-
-
-_STATUS_LABELS = {
-    Status.DEAD: "tot",
-    Status.KAMPFUNFAEHIG: "kampfunfähig",
-    Status.UNCONSCIOUS: "bewusstlos",
-    Status.UNCONSCIOUS_NON_LETHAL: "bewusstlos (nicht-tödlich)",
-    Status.AWAKE: "wieder bei Bewusstsein",
-    Status.STABILISED: "stabilisiert",
-    Status.ESCAPED: "entkommen",
-    Status.SURPRISED: "überrascht",
-}
-KNOCKED_OUT = frozenset(
-    {Status.DEAD, Status.KAMPFUNFAEHIG, Status.UNCONSCIOUS, Status.UNCONSCIOUS_NON_LETHAL}
-)
-
-
-class TableKind(IntEnum):
-    """The two tables an attack may roll on (A07, A08)."""
-
-    VOLLTREFFER = 0
-    PATZER = 1
-
-    @property
-    def label(self) -> str:
-        return ("Volltreffer", "Patzer")[self]
-
-
-def _named(members: type[IntEnum], table: Mapping[Any, str]) -> None:
-    """Refuse at import a member without its German label."""
-    missing = [m.name for m in members if m not in table]
-    if missing:
-        raise ImportError(f"{members.__name__} without a label in events.py: {missing}")
-
-
-_named(ReactionKind, _REACTION_LABELS)
-_named(Status, _STATUS_LABELS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,12 +226,35 @@ class StatusChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class Acted(Event):
-    """A Handlung without a check of its own (Zielen, Sprinten, Aufstehen, Nachladen, …)."""
+    """A Handlung without a check of its own (Zielen, Sprinten, Nachladen, …), a checked
+    one's outcome, or what a table row or a failed step did to a fighter.
+
+    ``act`` says which; ``index`` and ``value`` carry what it changed, by ``act``:
+
+    ==============================  ===========================  ========================
+    act                             index                        value
+    ==============================  ===========================  ========================
+    AIM                             —                            the aim stacks (X03)
+    UPLOAD                          the hack                     its Handlungen done
+    OPEN_DOOR, CLOSE_DOOR           the door's cell              —
+    DRAW, PICK_UP, FREE_WEAPON,     the weapon                   RELOAD: 1 when the
+    RELOAD, JAMMED, LOSE_WEAPON                                  magazine is full
+    USE_ITEM                        the item's slot in hand      its healing dice
+    CYBERWARE                       the cyberware                —
+    FROM_BACKPACK, LOSE_ITEM        the backpack slot            —
+    HELP                            —                            the helper's QS (P08)
+    FAILED                          the StepKind that failed     —
+    ==============================  ===========================  ========================
+
+    ``target`` is the fighter aimed at or helped (−1: none); ``detail`` is the narration's
+    text (a weapon's or item's name, ``Stufe 2``), which no code reads."""
 
     fighter: int
-    what: str
+    act: Act
     detail: str = ""
     target: int = -1
+    index: int = -1
+    value: int = 0
 
 
 @dataclass(frozen=True, slots=True)

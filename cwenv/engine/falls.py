@@ -266,7 +266,7 @@ class SchwierigFrame(Frame):
             if route.kind in (StepKind.CLIMB, StepKind.SWIM):
                 # H07/B01: the check is for the climb or the swim only; the ordinary walk to
                 # the foot of the wall (or the shore) before it is still made.
-                c.emit(ev.Acted(f.idx, "scheitert", how))
+                c.emit(ev.Acted(f.idx, ev.Act.FAILED, how, index=int(route.kind)))
                 self.stage = _HARD_FINISHED
                 free = max(route.first_hard, 0)
                 return MoveFrame(f.idx, route.cells[:free], "geht", spent=route.spent[:free])
@@ -287,7 +287,11 @@ class SchwierigFrame(Frame):
                 depth = bm.elevation[f.pos] - bm.elevation[gap]
                 if depth < 2 or not bm.terrain[gap].standable:
                     # X48: a failed jump over a low wall or up a step makes no headway.
-                    c.emit(ev.Acted(f.idx, "scheitert", DIFFICULT_VERBS[route.kind]))
+                    c.emit(
+                        ev.Acted(
+                            f.idx, ev.Act.FAILED, DIFFICULT_VERBS[route.kind], index=int(route.kind)
+                        )
+                    )
                     return DONE
                 if gap in c.occupant:
                     return DONE

@@ -77,7 +77,7 @@ def sprint(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame
     from cwenv.engine.movement import movement_allowance
 
     turn.sprint_bonus += movement_allowance(c, f) * (c.options.sprint_total_multiplier - 1)
-    c.emit(ev.Acted(f.idx, "sprintet"))
+    c.emit(ev.Acted(f.idx, ev.Act.SPRINT))
     return None
 
 
@@ -88,7 +88,7 @@ def zielen(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame
     else:
         f.aim_target = action.target
         f.aim_stacks = 1
-    c.emit(ev.Acted(f.idx, "zielt auf", f"Stufe {f.aim_stacks}", action.target))
+    c.emit(ev.Acted(f.idx, ev.Act.AIM, f"Stufe {f.aim_stacks}", action.target, value=f.aim_stacks))
     return None
 
 
@@ -102,7 +102,10 @@ def upload(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame
     """H03: one Handlung of a hack's upload."""
     f.upload_progress[action.hack] += 1
     h = f.spec.hacks[action.hack]
-    c.emit(ev.Acted(f.idx, "lädt hoch", f"{h.name} {f.upload_progress[action.hack]}/{h.upload}"))
+    done = f.upload_progress[action.hack]
+    c.emit(
+        ev.Acted(f.idx, ev.Act.UPLOAD, f"{h.name} {done}/{h.upload}", index=action.hack, value=done)
+    )
     return None
 
 
@@ -113,8 +116,9 @@ def door(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame |
     c.emit(
         ev.Acted(
             f.idx,
-            "öffnet die Tür" if opened else "schliesst die Tür",
+            ev.Act.OPEN_DOOR if opened else ev.Act.CLOSE_DOOR,
             str(tuple(c.bm.cell(action.cell))),
+            index=action.cell,
         )
     )
     return None
@@ -123,7 +127,7 @@ def door(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame |
 def draw(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H04: draw a weapon."""
     f.drawn = action.weapon
-    c.emit(ev.Acted(f.idx, "zieht", f.weapons[action.weapon].name))
+    c.emit(ev.Acted(f.idx, ev.Act.DRAW, f.weapons[action.weapon].name, index=action.weapon))
     return None
 
 
@@ -131,14 +135,14 @@ def pick_up(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Fram
     """H04: pick up a dropped weapon (K01), drawn at once."""
     f.dropped &= ~(1 << action.weapon)
     f.drawn = action.weapon
-    c.emit(ev.Acted(f.idx, "hebt auf", f.weapons[action.weapon].name))
+    c.emit(ev.Acted(f.idx, ev.Act.PICK_UP, f.weapons[action.weapon].name, index=action.weapon))
     return None
 
 
 def use_item(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame | None:
     """H04 'Medikament einnehmen': an item in hand."""
     item = f.items.pop(action.item)
-    c.emit(ev.Acted(f.idx, "benutzt", item.name))
+    c.emit(ev.Acted(f.idx, ev.Act.USE_ITEM, item.name, index=action.item, value=item.amount))
     _item_effect(c, f, item.kind, item.amount, item.condition)
     return None
 
@@ -153,7 +157,8 @@ def reload(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame
         f.reload_progress[action.weapon] = 0
         if f.reloads[action.weapon] > 0:
             f.reloads[action.weapon] -= 1
-    c.emit(ev.Acted(f.idx, "lädt nach", w.name + ("" if done else " (noch nicht fertig)")))
+    text = w.name + ("" if done else " (noch nicht fertig)")
+    c.emit(ev.Acted(f.idx, ev.Act.RELOAD, text, index=action.weapon, value=int(done)))
     return None
 
 
@@ -162,7 +167,7 @@ def cyberware(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Fr
     ware = f.spec.cyberware[action.cyberware]
     ability = present(ware.ability, f"the ability of {ware.name}")
     f.cyber_uses[action.cyberware] -= 1
-    c.emit(ev.Acted(f.idx, "setzt Cyberware ein", ware.name))
+    c.emit(ev.Acted(f.idx, ev.Act.CYBERWARE, ware.name, index=action.cyberware))
     if ability.kind is AbilityKind.ARMOUR:
         f.armour_bonus += ability.amount
     elif ability.kind is AbilityKind.FOCUS:
@@ -194,7 +199,7 @@ def helfen(c: Combat, f: FighterState, action: Action, turn: TurnFrame) -> Frame
     the ally's next check (:mod:`cwenv.engine.helping`)."""
     ally = c.fighters[action.target]
     ally.helpers = (*ally.helpers, f.idx)
-    c.emit(ev.Acted(f.idx, "sagt Hilfe an", "", ally.idx))
+    c.emit(ev.Acted(f.idx, ev.Act.ANNOUNCE_HELP, "", ally.idx))
     return None
 
 
@@ -256,7 +261,7 @@ def free_weapon_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
 def free_weapon_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
     if result.success:
         f.jammed &= ~(1 << a.weapon)
-        c.emit(ev.Acted(f.idx, "befreit die Waffe", f.weapons[a.weapon].name))
+        c.emit(ev.Acted(f.idx, ev.Act.FREE_WEAPON, f.weapons[a.weapon].name, index=a.weapon))
     return None
 
 
@@ -270,10 +275,10 @@ def rucksack_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult)
     if result.success:
         item = f.backpack.pop(a.backpack_slot)
         f.items.append(item)
-        c.emit(ev.Acted(f.idx, "holt aus dem Rucksack", item.name))
+        c.emit(ev.Acted(f.idx, ev.Act.FROM_BACKPACK, item.name, index=a.backpack_slot))
     elif c.options.rucksack_failure is RucksackFailure.ITEM_LOST:
         item = f.backpack.pop(a.backpack_slot)
-        c.emit(ev.Acted(f.idx, "verliert", item.name))
+        c.emit(ev.Acted(f.idx, ev.Act.LOSE_ITEM, item.name, index=a.backpack_slot))
     return None
 
 

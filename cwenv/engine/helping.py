@@ -117,7 +117,8 @@ class HelpersFrame(Frame):
 
         if self.next and value.success:  # a helper's result is back
             self.best = max(self.best, value.qs)
-            c.emit(ev.Acted(self.helpers[self.next - 1], "hilft", f"+{value.qs}", self.ally))
+            rolled = self.helpers[self.next - 1]  # the helper whose result this is
+            c.emit(ev.Acted(rolled, ev.Act.HELP, f"+{value.qs}", self.ally, value=value.qs))
         if self.next < len(self.helpers):
             helper = c.fighters[self.helpers[self.next]]
             self.next += 1

@@ -124,7 +124,7 @@ _RENDER: dict[type[ev.Event], Callable[[Any, Names], str]] = {
     ev.ConditionLost: lambda e, n: f"{n[e.fighter]} ist nicht mehr {e.condition} ({e.cause})",
     ev.StatusChanged: lambda e, n: f"{n[e.fighter]} ist {status_text(e)}",
     ev.Acted: lambda e, n: (
-        f"{n[e.fighter]} {e.what}"
+        f"{n[e.fighter]} {e.act.label}"
         + (f" {n[e.target]}" if e.target >= 0 else "")
         + (f": {e.detail}" if e.detail else "")
     ),

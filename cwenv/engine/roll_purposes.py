@@ -179,8 +179,8 @@ def _end_of_round(c: Combat, frame: EndOfRoundFrame) -> RollPurpose:
 
 def _turn(c: Combat, frame: TurnFrame) -> RollPurpose:
     """H04/H09: the healing dice of the medkit or cyberware the turn's Handlung uses (the
-    amount read from the action just taken; a used item has left the hand, so its stat
-    block is found by the name the Acted event gave)."""
+    amount read from the action just taken; a used item has left the hand, so its healing
+    dice are the ones the Acted event of its use recorded)."""
     f = c.fighters[frame.fighter]
     action = c.history[-1] if c.history else None
     amount = 0
@@ -188,8 +188,8 @@ def _turn(c: Combat, frame: TurnFrame) -> RollPurpose:
         ability = f.spec.cyberware[action.cyberware].ability
         amount = ability.amount if ability is not None else 0
     elif action is not None and action.kind is ActionKind.USE_ITEM:
-        used = next((e.what for e in reversed(c.events) if isinstance(e, ev.Acted)), "")
-        amount = next((i.amount for i in f.spec.items if i.name == used), 0)
+        used = next((e for e in reversed(c.events) if isinstance(e, ev.Acted)), None)
+        amount = used.value if used is not None and used.act is ev.Act.USE_ITEM else 0
     else:
         raise UnnamedRollError(f"TurnFrame rolls no die after {action}")
     return RollPurpose(RollKind.HEALING, f.idx, max(amount, 1), target=f.idx)

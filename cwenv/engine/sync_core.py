@@ -106,4 +106,5 @@ def sync_tables(kampf: Kampf, options: RuleOptions) -> None:
             reread,
         ),
         MummSpend.ZUSAETZLICHE_AKTION,
+        [act.name for act in ev.Act],
     )

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cwenv.model.types import Side
 from cwenv.ruleset import GameRecord
 
 if TYPE_CHECKING:
+    from cwenv.engine.events import Event
     from cwenv.engine.state import Combat
 
 
@@ -67,10 +70,6 @@ def record_of(combat: Combat) -> GameRecord:
         for tag in tactic_tags(combat.bm, action):
             used = tactics.setdefault(combat.fighters[action.actor].side.name, {})
             used[tag] = used.get(tag, 0) + 1
-    log = hashlib.sha256()
-    for event in combat.events:
-        log.update(repr(event).encode("utf-8"))
-        log.update(b"\n")
     counters = dict(combat.counters)
     counters.update(derived_counters(combat))
     return GameRecord(
@@ -80,6 +79,38 @@ def record_of(combat: Combat) -> GameRecord:
         counters=dict(sorted(counters.items())),
         lp_lost=dict(sorted(lost.items())),
         events=len(combat.events),
-        events_hash=log.hexdigest()[:32],
+        events_hash=events_hash(combat.events),
         tactics={side: dict(sorted(t.items())) for side, t in sorted(tactics.items())},
     )
+
+
+def events_hash(events: Sequence[Event], *, acted_untyped: bool = False) -> str:
+    """The hash of an event log: every event's ``repr``, one per line.
+
+    ``acted_untyped`` writes each ``Acted`` as records made before its fields were typed
+    (issue #16, December 2026) wrote it, ``Acted(fighter=…, what='zieht', detail=…,
+    target=…)``: the game is the same, only the event's fields changed."""
+    from cwenv.engine.events import Acted
+
+    log = hashlib.sha256()
+    for event in events:
+        if acted_untyped and isinstance(event, Acted):
+            line = (
+                f"Acted(fighter={event.fighter!r}, what={event.act.label!r}, "
+                f"detail={event.detail!r}, target={event.target!r})"
+            )
+        else:
+            line = repr(event)
+        log.update(line.encode("utf-8"))
+        log.update(b"\n")
+    return log.hexdigest()[:32]
+
+
+def record_against(combat: Combat, expected: GameRecord | None) -> GameRecord:
+    """``combat``'s record hashed the way ``expected`` was: a record made before ``Acted``
+    was typed hashed its events with ``acted_untyped``; any other record as now."""
+    record = record_of(combat)
+    if expected is None or expected.events_hash == record.events_hash:
+        return record
+    then = events_hash(combat.events, acted_untyped=True)
+    return dataclasses.replace(record, events_hash=then) if then == expected.events_hash else record

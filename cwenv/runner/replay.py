@@ -18,6 +18,7 @@ from rich.text import Text
 from cwenv.engine import events as ev
 from cwenv.model.types import Side
 from cwenv.rules.dice import STREAM, dice_stream
+from cwenv.rulesets.cw_record import record_against
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.ratings import scenario_label
 from cwenv.runner.store import Store
@@ -25,7 +26,6 @@ from cwenv.runner.task import (
     GameRecord,
     load_game,
     play_combat,
-    record_of,
     resolve_source,
     rules_fingerprint,
 )
@@ -236,5 +236,5 @@ def replay(source: ReplaySource) -> Replay:
     """Play the game again and compare its record with the recorded one."""
     with dice_stream(source.stream):
         combat = play_combat(source.game, source.runners, source.nscs, source.seed)
-    record = record_of(combat)
+    record = record_against(combat, source.expected)  # an old record as it was hashed then
     return Replay(source, combat, record, frames(source.game, combat.events))

@@ -17,10 +17,11 @@ from typing import Any
 from cwenv.engine.state import Combat
 from cwenv.play.menu import label
 from cwenv.rules.dice import dice_stream, seeded_dice
+from cwenv.rulesets.cw_record import record_against
 from cwenv.runner.errors import RunnerError
 from cwenv.runner.games import GameFilter, list_games
 from cwenv.runner.replay import source_from_db
-from cwenv.runner.task import play_combat, record_of
+from cwenv.runner.task import play_combat
 from cwenv.service.board import attack_lines, board_json
 from cwenv.service.errors import Issue, ServiceError
 from cwenv.service.wire import action_json, combat_json, event_json
@@ -95,7 +96,7 @@ def replay_json(db: Path, game_id: str) -> dict[str, Any]:
         "warnings": list(source.warnings),
         "matches": None
         if source.expected is None
-        else record_of(played).digest == source.expected.digest,
+        else record_against(played, source.expected).digest == source.expected.digest,
         "outcome": None
         if record is None
         else {

@@ -14,12 +14,16 @@ CheckRolled         ``parts`` as (label, value)          ``parts`` as (Source, v
 TableRolled         ``table`` ("Volltreffer", "Patzer")  ``table`` (TableKind)
 DamageRolled        ``mode`` ("normal" …)                ``mode`` (ArmourMode)
 MummSpent           ``spend`` (its German name)          ``spend`` (MummSpend)
+Acted               ``what`` ("zieht", "zielt auf" …)    ``act`` (Act), ``index``, ``value``
 ==================  ===================================  =====================================
 
 :func:`legacy_repr` writes an event as its ``repr`` was then (every other event type is
 unchanged); the golden digests taken before the change are reproduced from today's games
 through it (``tests/test_golden_legacy.py``), which shows that the same dice, choices and
 outcomes happen and only the field types changed.
+
+``Acted`` became typed later (issue #16: the native core applies a Handlung from its
+fields); its old repr is written the same way, so the digests of before still hold.
 
 ``Moved.metres`` counted the cells entered until the Moved-metres fix (a jump over a
 crate, X48, told as 1 m); it is the metres of Bewegung spent now. The old reprs write the
@@ -69,6 +73,9 @@ def legacy_repr(e: ev.Event) -> str:
             "MummSpent",
             [("fighter", e.fighter), ("spend", e.spend.label), ("cost", e.cost), ("left", e.left)],
         )
+    if isinstance(e, ev.Acted):
+        pairs = [("fighter", e.fighter), ("what", e.act.label), ("detail", e.detail)]
+        return _fields("Acted", [*pairs, ("target", e.target)])
     if isinstance(e, ev.Moved):  # the cells entered, as metres were told before
         return repr(ev.Moved(e.fighter, e.path, len(e.path), e.how))
     return repr(e)

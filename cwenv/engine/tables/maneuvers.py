@@ -85,11 +85,11 @@ def _entwaffnen(c: Combat, a: FighterState, t: FighterState) -> list[Frame]:
     if t.side is Side.RUNNER:
         if 0 <= t.drawn < len(t.spec.weapons):
             t.dropped |= 1 << t.drawn
-            c.emit(ev.Acted(t.idx, "verliert die Waffe", t.weapons[t.drawn].name))
+            c.emit(ev.Acted(t.idx, ev.Act.LOSE_WEAPON, t.weapons[t.drawn].name, index=t.drawn))
             t.drawn = -1
     else:
         t.disarmed = True
-        c.emit(ev.Acted(t.idx, "ist entwaffnet", "−2 auf Angriff und Schaden"))
+        c.emit(ev.Acted(t.idx, ev.Act.DISARMED, "−2 auf Angriff und Schaden"))
     return []
 
 
