@@ -11,12 +11,18 @@ per enemy and one dictionary lookup per weapon. The figures are exactly those of
 same helpers ``shot_base``, ``shot_modifier`` and ``aim_kept``) and
 of the doctrine's exposure (C01, C02, A01–A06); ``tests/test_golden_digests.py`` holds
 the doctrines' games byte for byte.
+
+Under the native engine both tables hand their per-decision numbers to
+``agents._cells`` (agents/native/cells.cpp), which walks the cells in C++ and asks back
+here only for odds it has not met yet; this module's loops stay the reference, and
+``tests/test_native_cells.py`` holds the two equal on every cell of seeded fights.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from agents.estimates import (
     aim_kept,
@@ -27,13 +33,58 @@ from agents.estimates import (
     shot_modifier,
     weapon_profile,
 )
+from cwenv.battlemap import los
 from cwenv.battlemap.los import sight_line, terrain_cover
 from cwenv.model.types import AttackMode, CheckValue, CoverLevel, WeaponKind
 
 if TYPE_CHECKING:
     from agents.board import Board
+    from cwenv.battlemap.grid import BattleMap
     from cwenv.engine.fighter import FighterState
     from cwenv.model.specs import WeaponSpec
+
+
+def _load() -> ModuleType | None:
+    try:
+        from agents import _cells
+    except ImportError:  # no C++ compiler at install: the loops below do it all
+        return None
+    return _cells
+
+
+_built = _load()
+
+_use_native = True
+
+
+def use_native(on: bool) -> None:
+    """Score cells in C++ when the native engine runs (the default), or here (tests and
+    benchmarks compare the two in one process)."""
+    global _use_native
+    _use_native = on
+
+
+def native_cells() -> ModuleType | None:
+    """``agents._cells`` when it is built, switched on and the native engine runs; else
+    None (the reference engine runs the reference loops)."""
+    if _built is None or not _use_native or los.engine() != "native":
+        return None
+    return _built
+
+
+def _native_map(native: ModuleType, bm: BattleMap) -> Any:
+    """The module's twin of ``bm``'s lines of fire, one per map (kept as the core's is)."""
+    kept = bm.edge_cache.get(native.Map)
+    if kept is None:
+        kept = bm.edge_cache[native.Map] = native.Map(bm.width, bm.height, bytes(bm.terrain))
+    return kept
+
+
+def _bands(w: WeaponSpec) -> list[tuple[int, int]]:
+    """``w.range_modifier`` as (max_m, modifier) bands: a melee weapon's one band is its reach."""
+    if w.kind is WeaponKind.MELEE:
+        return [(w.reach, 0)]
+    return [(band.max_m, band.modifier) for band in w.ranges]
 
 
 class _Shot:
@@ -69,7 +120,7 @@ class ShotTable:
 
     ``weight(t, w)`` is the doctrine's target and weapon preference for a shot."""
 
-    __slots__ = ("board", "ko", "targets")
+    __slots__ = ("best_from", "board", "ko", "targets")
 
     def __init__(
         self, board: Board, ko: float, weight: Callable[[FighterState, WeaponSpec], float]
@@ -82,8 +133,32 @@ class ShotTable:
             for wi, w in board.single_target_weapons(board.me):
                 row.shots.append(_Shot(board, t, wi, weight(t, w)))
             self.targets.append(row)
+        native = native_cells()
+        self.best_from: Callable[[int], float] = self._best_from
+        if native is not None:
+            rows = [
+                (
+                    row.fighter.pos,
+                    row.fighter.prone,
+                    bool(row.fighter.prone_bonus),
+                    [(s.ranged, s.pw, s.aim_pw, s.aim_qs, _bands(s.weapon)) for s in row.shots],
+                )
+                for row in self.targets
+            ]
+            table = native.Shots(
+                _native_map(native, board.bm), board.opaque, board.me.pos, rows, self._value
+            )
+            self.best_from = table.best_from
 
-    def best_from(self, cell: int) -> float:
+    def _value(self, r: int, k: int, pw: int, aim_qs: int) -> float:
+        """The weighted worth of shot ``k`` on target row ``r`` at ``pw`` (the native
+        table's question, as ``_best_from`` computes it)."""
+        row = self.targets[r]
+        s = row.shots[k]
+        est = board_estimate(self.board, self.board.me, row.fighter, s.wi, pw, s.dpw, aim_qs)
+        return est.value(self.ko) * s.weight
+
+    def _best_from(self, cell: int) -> float:
         """Best expected worth (damage plus knock-out bonus, weighted) of one attack from
         ``cell``; 0 when no enemy can be attacked from there."""
         board = self.board
@@ -150,13 +225,36 @@ class ThreatTable:
     cover (C01, C02; half as much when it must close in first), a melee foe when the cell
     is within its reach; exact odds against my defence (A01–A06)."""
 
-    __slots__ = ("board", "threats")
+    __slots__ = ("board", "exposure", "threats")
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.threats = [_Threat(board, e) for e in board.enemies]
+        native = native_cells()
+        self.exposure: Callable[[int], float] = self._exposure
+        if native is not None:
+            rows = [
+                (
+                    th.fighter.pos,
+                    th.weapon is not None,
+                    _bands(th.weapon) if th.weapon is not None else [],
+                    th.reach,
+                )
+                for th in self.threats
+            ]
+            table = native.Threats(
+                _native_map(native, board.bm), board.opaque, rows, self._incoming, self._melee
+            )
+            self.exposure = table.exposure
 
-    def exposure(self, cell: int) -> float:
+    def _incoming(self, i: int, modifier: int) -> float:
+        th = self.threats[i]
+        return incoming(self.board, th.fighter, th.wi, modifier)
+
+    def _melee(self, i: int) -> float:
+        return melee_incoming(self.board, self.threats[i].fighter)
+
+    def _exposure(self, cell: int) -> float:
         board = self.board
         bm = board.bm
         opaque = board.opaque

@@ -162,6 +162,17 @@ class Doctrine:
         """Cheap pre-ranking of cells (lower first) before the exact valuation."""
         return float(board.walk_distance(cell))
 
+    def candidate_keys(self, board: Board, cells: Sequence[int]) -> list[float]:
+        """``candidate_key`` of each cell; a doctrine may work out what they share once."""
+        return [self.candidate_key(board, c) for c in cells]
+
+    def candidates(self, board: Board, ch: TurnChoices) -> list[int]:
+        """The move cells valued exactly: the first ``max_cells`` by ``candidate_key``,
+        ties to the lower cell."""
+        cells = list(ch.moves)
+        ranked = sorted(zip(self.candidate_keys(board, cells), cells, strict=True))
+        return [cell for _, cell in ranked[: self.config.max_cells]]
+
     def approach(self, board: Board, ch: TurnChoices) -> Action | None:
         """What to do with the Handlung when nothing is worth doing here (default: sprint
         toward the enemy if it is out of reach)."""
@@ -254,12 +265,10 @@ class Doctrine:
         me = board.me
         if acting is False and me.aim_stacks and board.options.zielen_lost_on_move:
             return None  # X03: moving would waste the aim
-        cells = sorted(ch.moves, key=lambda c: (self.candidate_key(board, c), c))
-        cells = cells[: self.config.max_cells]
         here = self.cell_value(board, me.pos, acting)
         best_cell = -1
         best = here + self.config.move_margin
-        for cell in cells:
+        for cell in self.candidates(board, ch):
             v = self.cell_value(board, cell, acting)
             if v > best:
                 best, best_cell = v, cell

@@ -40,8 +40,7 @@ def turn_scores(doc: Doctrine, board: Board, ch: TurnChoices) -> dict[Action, fl
     acting = bool(ch.handlungen)
     here = doc.cell_value(board, me.pos, acting=False)
     out: dict[Action, float] = {}
-    cells = sorted(ch.moves, key=lambda c: (doc.candidate_key(board, c), c))
-    for cell in cells[: doc.config.max_cells]:  # the cells _best_move looks at
+    for cell in doc.candidates(board, ch):  # the cells _best_move looks at
         out[ch.moves[cell]] = doc.cell_value(board, cell, acting) - doc.config.move_margin
     for a in ch.handlungen:
         if a.kind is not ActionKind.SPRINT:

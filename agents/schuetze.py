@@ -12,6 +12,7 @@ saves more than the reaction and the prone penalties cost.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field
@@ -61,9 +62,16 @@ class Schuetze(Doctrine):
         return hit
 
     def candidate_key(self, board: Board, cell: int) -> float:
-        near = board.nearest_enemy_distance(cell)
-        covered = 0.0 if cell in cover_cells(board.bm) else 100.0
-        return covered + abs(near - 2 * self.config.keep_distance)
+        return self.candidate_keys(board, (cell,))[0]
+
+    def candidate_keys(self, board: Board, cells: Sequence[int]) -> list[float]:
+        """Cells by cover first (C01, C02), then nearest to twice the distance kept."""
+        cover, near, keep = (
+            cover_cells(board.bm),
+            board.nearest_enemy_distance,
+            2 * self.config.keep_distance,
+        )
+        return [(0.0 if c in cover else 100.0) + abs(near(c) - keep) for c in cells]
 
     def armed(self, board: Board) -> bool:
         """Whether it has a gun to fight with: drawn or drawable, loaded or reloadable

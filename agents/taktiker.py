@@ -13,6 +13,7 @@ falls back out of reach and into cover.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field
@@ -73,7 +74,12 @@ class Taktiker(Doctrine):
         return 0.0
 
     def candidate_key(self, board: Board, cell: int) -> float:
-        covered = 0.0 if cell in cover_cells(board.bm) else 3.0
+        return self.candidate_keys(board, (cell,))[0]
+
+    def candidate_keys(self, board: Board, cells: Sequence[int]) -> list[float]:
+        """Cells by cover first (C01, C02), then nearest to the enemy — or, falling back,
+        farthest from it."""
+        cover, near = cover_cells(board.bm), board.nearest_enemy_distance
         if self.retreating(board):
-            return covered - board.nearest_enemy_distance(cell)
-        return covered + board.nearest_enemy_distance(cell)
+            return [(0.0 if c in cover else 3.0) - near(c) for c in cells]
+        return [(0.0 if c in cover else 3.0) + near(c) for c in cells]
