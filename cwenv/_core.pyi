@@ -10,6 +10,7 @@ from cwenv.engine.state import Combat
 from cwenv.engine.turn import TurnFrame
 
 ACT_NAMES: tuple[str, ...]
+STATUS_NAMES: tuple[str, ...]
 """The Act members the kept state applies, in src/sync.hpp ActKind order."""
 
 class Lines:
@@ -103,9 +104,10 @@ class Kampf:
         self,
         classes: list[type],
         labels: dict[str, int],
-        rules: tuple[bool, bool, bool, int, int],
+        rules: tuple[bool, bool, bool, int, int, bool],
         extra_action: object,
         acts: list[str],
+        statuses: list[str],
     ) -> None: ...
     def sync_check(self, combat: Combat) -> str | None: ...
     def clone_state(self, token: KampfState) -> KampfState | None: ...

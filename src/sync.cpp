@@ -39,7 +39,7 @@ using sync_detail::Int;
 
 struct Names {
   nb::object token, events, fighters, pos, fighter, after, before, condition, path, target,
-      attacker, spend, cost, left, name, history, index, mode;
+      attacker, spend, cost, left, name, history, index, mode, status, ledge, climbed;
 };
 
 const Names& N() {
@@ -48,7 +48,8 @@ const Names& N() {
     return new Names{s("_core_token"), s("events"), s("fighters"), s("pos"), s("fighter"),
                      s("after"), s("before"), s("condition"), s("path"), s("target"),
                      s("attacker"), s("spend"), s("cost"), s("left"), s("__name__"),
-                     s("history"), s("index"), s("mode")};
+                     s("history"), s("index"), s("mode"), s("status"), s("ledge"),
+                     s("climbed")};
   }();
   return *names;
 }
@@ -60,11 +61,16 @@ constexpr long long kModeWeapon = 0, kModeHack = 1;  // cwenv.model.types.Attack
 }  // namespace
 
 void EventSync::Configure(const nb::list& classes, nb::dict labels, const SyncRules& rules,
-                          nb::object extra_action_spend, const std::vector<std::string>& acts) {
+                          nb::object extra_action_spend, const std::vector<std::string>& acts,
+                          const std::vector<std::string>& statuses) {
   if (nb::len(classes) != static_cast<std::size_t>(EventKind::kCount))
     throw std::invalid_argument("one class per event kind of src/sync.hpp, in its order");
   if (!std::equal(acts.begin(), acts.end(), std::begin(kActNames), std::end(kActNames)))
     throw std::invalid_argument("the Act members are not src/sync.hpp kActNames, in order");
+  if (!std::equal(statuses.begin(), statuses.end(), std::begin(kStatusNames),
+                  std::end(kStatusNames)))
+    throw std::invalid_argument(
+        "the Status members are not src/sync.hpp kStatusNames, in order");
   classes_owner_ = classes;
   classes_.clear();
   for (nb::handle h : classes) classes_.push_back(h.ptr());
@@ -176,10 +182,14 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       Fighter* f = fighter(n.fighter);
       if (!f) return false;
       f->lp = static_cast<int>(Int(e, g_fault == Fault::kSyncLp ? n.before : n.after));
-      // At 0 LP LoseLPFrame marks the fighter down (and X44 niedergeworfen) before any
-      // event says so, and an NSC's DEATH prompt (nsc_at_zero: dead, nsc_mumm) may be asked
-      // first (D07, X11, X44): re-read it
-      if (f->lp <= 0) Dirty(Int(e, n.fighter), s);
+      // At 0 LP LoseLPFrame marks the fighter down, lets a climber go and (X44) knocks it
+      // prone before any event says so: an NSC's DEATH prompt (nsc_at_zero: dead,
+      // nsc_mumm) may be asked first (D05, D07, X11). Only a loss takes anyone to 0 LP.
+      if (f->lp <= 0 && !f->down) {
+        f->down = true;
+        LetGo(*f);
+        if (rules_.kampfunfaehig_prone) f->conditions |= 1u << kNiedergeworfen;
+      }
       return true;
     }
     case EventKind::kConditionGained:  // conditions.py gain_condition and its on_gain
@@ -267,14 +277,52 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       cur_->attacking |= std::uint64_t{1} << i;  // its aim is polled until the roll (X03)
       return true;
     }
-    // Not in the event's fields: the side effects of a status (X44 kampfunfähig is prone,
-    // the escaped leave the map), a table's, a fall's and a climb's changes: re-read.
-    case EventKind::kStatusChanged:
+    case EventKind::kStatusChanged: {  // damage.py, movement.py, roundflow.py (D05-D09)
+      Fighter* f = fighter(n.fighter);
+      const long long status = Int(e, n.status);
+      if (!f || status < 0 || status >= static_cast<long long>(StatusKind::kCount)) return false;
+      switch (static_cast<StatusKind>(status)) {
+        case StatusKind::kDead:  // damage.py kill (D07)
+          f->dead = true;
+          [[fallthrough]];
+        case StatusKind::kKampfunfaehig:  // down already at its LPChanged (D05)
+        case StatusKind::kUnconscious:    // M04: saved at 0 LP
+        case StatusKind::kUnconsciousNonLethal:
+          f->down = true;
+          LetGo(*f);
+          return true;
+        case StatusKind::kAwake:  // damage.py heal: back to 1 LP or more
+          f->down = false;
+          return true;
+        case StatusKind::kEscaped:  // movement.py _maybe_escape: off the map by an exit
+          f->fled = true;
+          occupant_dirty_ = true;  // its position is read at the end of the sync
+          return true;
+        case StatusKind::kStabilised:  // no state the core holds (D08, D09)
+        case StatusKind::kSurprised:   // X45: its reactions, which the core does not hold
+          return true;
+        case StatusKind::kCount:
+          break;
+      }
+      return false;
+    }
+    case EventKind::kClimbedPart: {  // climbing.py ClimbFrame: hangs at the ledge (B03, X40)
+      Fighter* f = fighter(n.fighter);
+      const nb::object ledge = Get(e, n.ledge);
+      if (!f || !PyTuple_Check(ledge.ptr()) || PyTuple_GET_SIZE(ledge.ptr()) != 2) return false;
+      const long long x = Int(PyTuple_GET_ITEM(ledge.ptr(), 0));
+      const long long y = Int(PyTuple_GET_ITEM(ledge.ptr(), 1));
+      if (x < 0 || x >= g.width || y < 0 || y >= g.height) return false;
+      f->climb_cell = static_cast<int>(y * g.width + x);
+      f->climb_height = static_cast<int>(Int(e, n.climbed));
+      return true;
+    }
+    // Nothing of their own: a table's row (A07, A08) and a fall (B05) change the state by
+    // the events that follow (conditions, LP, a forced move, a jammed weapon); a forced
+    // move's cells are read as every position is, at the end of the sync.
     case EventKind::kTableRolled:
     case EventKind::kFell:
-    case EventKind::kClimbedPart:
     case EventKind::kForcedMove:
-      Dirty(Int(e, n.fighter), s);
       return true;
     case EventKind::kActed:
       return ApplyActed(e, g, s);

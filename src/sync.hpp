@@ -65,6 +65,17 @@ inline constexpr const char* kActNames[] = {
     "LOSE_ITEM", "JAMMED", "LOSE_WEAPON", "DISARMED", "FAILED"};
 static_assert(std::size(kActNames) == static_cast<std::size_t>(ActKind::kCount));
 
+// A StatusChanged's status (cwenv.engine.events.Status, in its order; Configure refuses
+// another order): applied from the event (sync.cpp).
+enum class StatusKind : std::uint8_t {
+  kDead, kKampfunfaehig, kUnconscious, kUnconsciousNonLethal, kAwake, kStabilised,
+  kEscaped, kSurprised, kCount,
+};
+inline constexpr const char* kStatusNames[] = {
+    "DEAD", "KAMPFUNFAEHIG", "UNCONSCIOUS", "UNCONSCIOUS_NON_LETHAL", "AWAKE", "STABILISED",
+    "ESCAPED", "SURPRISED"};
+static_assert(std::size(kStatusNames) == static_cast<std::size_t>(StatusKind::kCount));
+
 // The data the table reads beyond the event (sync_core.py sync_tables).
 struct SyncRules {
   bool zielen_lost_on_move = false;      // X03
@@ -72,6 +83,7 @@ struct SyncRules {
   bool zielen_lost_at_round_end = false;  // X03
   std::uint32_t lets_go = 0;  // conditions whose on_gain only lets a climber go (B03, X40)
   std::uint32_t reread_on_gain = 0;  // conditions whose on_gain does more: re-read
+  bool kampfunfaehig_prone = false;  // X44: the kampfunfähig fall prone
 };
 
 // Why a sync imported everything (the counts the benchmarks and tests read).
@@ -105,9 +117,11 @@ class EventSync {
  public:
   // The event classes in EventKind order, a condition label -> Condition dict, the rules,
   // MummSpend.ZUSAETZLICHE_AKTION (M07 sets extra_action_used) and the names of the Act
-  // members in their order (std::invalid_argument when they are not kActNames).
+  // and Status members in their order (std::invalid_argument when they are not kActNames
+  // and kStatusNames).
   void Configure(const nb::list& classes, nb::dict labels, const SyncRules& rules,
-                 nb::object extra_action_spend, const std::vector<std::string>& acts);
+                 nb::object extra_action_spend, const std::vector<std::string>& acts,
+                 const std::vector<std::string>& statuses);
   bool configured() const { return configured_; }
 
   // Brings ``s`` up to ``combat``'s state; false when the combat is not the game's.
@@ -189,12 +203,14 @@ bool ReadCells(nb::handle buffer, std::vector<std::uint8_t>& out, std::size_t si
 // ``SyncCheck``.
 template <typename K>
 void BindSync(nb::module_& m, nb::class_<K>& kampf) {
-  using Rules = std::tuple<bool, bool, bool, std::uint32_t, std::uint32_t>;
-  m.attr("ACT_NAMES") = [] {
+  using Rules = std::tuple<bool, bool, bool, std::uint32_t, std::uint32_t, bool>;
+  auto names_of = [](const auto& table) {
     nb::list names;
-    for (const char* name : kActNames) names.append(name);
+    for (const char* name : table) names.append(name);
     return nb::tuple(names);
-  }();
+  };
+  m.attr("ACT_NAMES") = names_of(kActNames);
+  m.attr("STATUS_NAMES") = names_of(kStatusNames);
   nb::class_<Held>(m, "KampfState",
                    "One combat's native state kept across decisions (src/sync.hpp Held), "
                    "the combat's _core_token.")
@@ -203,17 +219,18 @@ void BindSync(nb::module_& m, nb::class_<K>& kampf) {
       .def(
           "sync_tables",
           [](K& k, const nb::list& classes, nb::dict labels, const Rules& r,
-             nb::object extra_action, const std::vector<std::string>& acts) {
-            const auto& [on_move, on_hit, at_round_end, lets_go, reread] = r;
+             nb::object extra_action, const std::vector<std::string>& acts,
+             const std::vector<std::string>& statuses) {
+            const auto& [on_move, on_hit, at_round_end, lets_go, reread, prone] = r;
             k.sync.Configure(classes, std::move(labels),
-                             {on_move, on_hit, at_round_end, lets_go, reread},
-                             std::move(extra_action), acts);
+                             {on_move, on_hit, at_round_end, lets_go, reread, prone},
+                             std::move(extra_action), acts, statuses);
           },
           nb::arg("classes"), nb::arg("labels"), nb::arg("rules"), nb::arg("extra_action"),
-          nb::arg("acts"),
+          nb::arg("acts"), nb::arg("statuses"),
           "Keep the state across calls, brought up to date from the events (src/sync.hpp): "
           "the event classes in its order, condition labels, rules, M07's MummSpend, the "
-          "Act member names in order (ACT_NAMES).")
+          "Act and Status member names in order (ACT_NAMES, STATUS_NAMES).")
       .def("sync_check", &K::SyncCheck, nb::arg("combat"),
            "The first field where the event-kept state differs from a fresh import, '' "
            "when none; None when the combat is not this game's.")

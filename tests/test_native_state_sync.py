@@ -228,10 +228,13 @@ def _drawn(game: Game, index: int) -> Game:
 def test_the_kept_state_holds_under_drawn_readings() -> None:
     """300 mixed-pool games under drawn rule readings (~70,000 decisions): the kept state
     is a fresh import at every decision. Found: an NSC's DEATH prompt, asked before the
-    event that marks it down (nsc_at_zero dead, nsc_mumm). Every kind of Acted, which the
-    core applies from its act, index and value, is among them."""
+    event that marks it down (nsc_at_zero dead, nsc_mumm). Every kind of Acted and every
+    status of a StatusChanged, which the core applies from their fields, are among them,
+    and the climbs, falls, forced moves and table rows it no longer re-reads."""
     compared = 0
     acts: set[ev.Act] = set()
+    statuses: set[ev.Status] = set()
+    kinds: set[type[ev.Event]] = set()
     with engine_as("native"):
         for index in range(300):
             case = cases.case_of(index, "mixed")
@@ -246,21 +249,57 @@ def test_the_kept_state_holds_under_drawn_readings() -> None:
                 compared += 1
                 c.apply(legal[rng.randrange(len(legal))])
             acts |= {e.act for e in c.events if isinstance(e, ev.Acted)}
+            statuses |= {e.status for e in c.events if isinstance(e, ev.StatusChanged)}
+            kinds |= {type(e) for e in c.events}
     assert compared > 50_000
     assert acts == set(ev.Act), set(ev.Act) - acts
+    # Random play seldom heals a downed fighter who is not dying: the next test wakes one
+    assert statuses | {ev.Status.AWAKE} == set(ev.Status), set(ev.Status) - statuses
+    assert {ev.ClimbedPart, ev.Fell, ev.ForcedMove, ev.TableRolled} <= kinds, kinds
 
 
 def test_the_core_applies_the_acts_in_their_order() -> None:
-    """src/sync.hpp ActKind is cwenv.engine.events.Act, member by member; a game handing
-    the core another order is refused, never applied with the wrong meanings."""
+    """src/sync.hpp ActKind and StatusKind are cwenv.engine.events.Act and Status, member
+    by member; a game handing the core another order is refused, never applied with the
+    wrong meanings."""
     assert tuple(act.name for act in ev.Act) == _core.ACT_NAMES
     c, kampf = _started()
     spend = MummSpend.ZUSAETZLICHE_AKTION
     names = [act.name for act in ev.Act]
     names[0], names[1] = names[1], names[0]
+    statuses = [status.name for status in ev.Status]
+    rules = (False, False, False, 0, 0, True)
     with pytest.raises(ValueError, match="kActNames"):
-        kampf.sync_tables(list(SYNC_EVENTS), {}, (False, False, False, 0, 0), spend, names)
+        kampf.sync_tables(list(SYNC_EVENTS), {}, rules, spend, names, statuses)
+    assert tuple(status.name for status in ev.Status) == _core.STATUS_NAMES
+    with pytest.raises(ValueError, match="kStatusNames"):
+        kampf.sync_tables(
+            list(SYNC_EVENTS), {}, rules, spend, [a.name for a in ev.Act], statuses[::-1]
+        )
     assert kampf.sync_check(c) == ""  # refused before anything changed
+
+
+def test_a_fighter_healed_awake_is_kept_standing_without_a_re_read() -> None:
+    """D08, X29: healing a fighter down at 0 LP who is not dying wakes it (LPChanged, then
+    StatusChanged AWAKE); the kept state applies both from their fields, re-reading no
+    fighter and importing nothing, and equals a fresh import."""
+    from cwenv.engine.damage import heal
+
+    with engine_as("native"):
+        case = cases.case_of(0, "mixed")
+        c = case.game("native").new_combat(case.seed)
+        f = next(g for g in c.fighters if g.idx != c.current_fighter())
+        f.lp, f.down = 0, True  # set up before the first apply: imported whole
+        c.apply(c.legal_actions()[0])
+        kampf = _kampf(c)
+        assert kampf.sync_check(c) == ""
+        before = kampf.sync_counts
+        heal(c, f, 3, "Medkit")
+        assert not f.down and c.events[-1] == ev.StatusChanged(f.idx, ev.Status.AWAKE)
+        assert kampf.sync_check(c) == ""
+        after = kampf.sync_counts
+        assert after[1] - before[1] == 2  # both events applied
+        assert (after[2], after[3]) == (before[2], before[3])  # no re-read, no import
 
 
 def test_an_nsc_asked_to_die_is_seen_down() -> None:

@@ -104,7 +104,9 @@ def sync_tables(kampf: Kampf, options: RuleOptions) -> None:
             options.zielen_lost_at_round_end,
             lets_go,
             reread,
+            options.kampfunfaehig_prone,
         ),
         MummSpend.ZUSAETZLICHE_AKTION,
         [act.name for act in ev.Act],
+        [status.name for status in ev.Status],
     )
