@@ -104,7 +104,7 @@ class Kampf:
         self,
         classes: list[type],
         labels: dict[str, int],
-        rules: tuple[bool, bool, bool, int, int, bool],
+        rules: tuple[bool, bool, bool, int, int, bool, bool],
         extra_action: object,
         acts: list[str],
         statuses: list[str],
@@ -124,8 +124,8 @@ class KampfState:
 
 # Test only (src/faults.hpp, tests/test_native_faults.py): plant one deviation from the
 # reference ("provocation_tie", "cover_level", "melee_reach_edge", "guard_reach",
-# "extra_action_twice", "living_cover_tie", "sync_lp", "last_reaction" or "sync_aim"), and
-# take it back.
+# "extra_action_twice", "living_cover_tie", "sync_lp", "last_reaction", "sync_aim" or
+# "plan_prone"), and take it back.
 def _fault(name: str) -> None: ...
 def _faults_off() -> None: ...
 
@@ -235,3 +235,77 @@ class Prompts:
         self, combat: Combat, guard: int, mover: int, start: int, end: int
     ) -> tuple[Action, ...]: ...
     def catch_fall(self, combat: Combat, fighter: int) -> tuple[Action, ...]: ...
+
+# The Probenwert and the attack plan (src/attack_plan.hpp, cwenv/engine/plan_core.py).
+_Means = tuple[int, int, bool]  # (check, modifier, Durchdringung)
+_AttackSpec = tuple[list[int], int, list[_Means], list[_Means], list[tuple[int, int]]]
+_PartTriple = tuple[int, int, int]  # (PartKind, ref, value)
+
+def attack_tables(
+    kampf: Kampf,
+    malus_order: list[int],
+    sorts: list[list[tuple[int, bool]]],
+    specs: list[_AttackSpec],
+    unarmed: _Means,
+    maneuvers: list[int],
+    rules: tuple[bool, bool, int, int, int, int, int],
+) -> None: ...
+def check_parts(
+    kampf: Kampf,
+    combat: Combat,
+    fighter: int,
+    check: int,
+    attack: bool,
+    reaction: bool,
+    defence: bool,
+) -> tuple[_PartTriple, ...] | None: ...
+def plan_attack(
+    kampf: Kampf, combat: Combat, attacker: int, target: int, mode: int, index: int
+) -> (
+    tuple[
+        tuple[_PartTriple, ...],
+        tuple[int, bool, int, int],
+        bool,
+        tuple[int, ...],
+        int,
+        int,
+        int,
+    ]
+    | None
+): ...
+
+# The native combat (src/combat.hpp, cwenv/native/combat.py).
+class Unported(NotImplementedError):
+    """A rule the native frames do not run yet."""
+
+class CoreCombat:
+    """A combat the core runs itself."""
+
+    def __init__(
+        self,
+        kampf: Kampf,
+        prompts: Prompts,
+        start: Combat,
+        setup: list[tuple[int, int, int]],
+        moves: list[tuple[Moves, int, Moves, int]],
+        rules: tuple[bool, int, int, bool, bool, bool, bool, int, int, int, bool, bool],
+        survive: list[tuple[int, int]],
+        exits: bytes,
+        state: int,
+        inc: int,
+    ) -> None: ...
+    def legal(self) -> list[Action]: ...
+    def apply(self, kind: int, actor: int, target: int, cell: int, arg: int) -> None: ...
+    @property
+    def decision(self) -> tuple[int, int, int] | None: ...
+    def events_from(self, start: int) -> list[tuple[Any, ...]]: ...
+    @property
+    def outcome(self) -> tuple[int, int, int, int] | None: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def history(self) -> int: ...
+    @property
+    def forced(self) -> int: ...
+    @property
+    def dice_state(self) -> tuple[int, int]: ...

@@ -27,6 +27,8 @@ void BindStream(nb::module_& m);  // bind_stream.cpp
 void BindKampf(nb::module_& m);   // bind_kampf.cpp
 void BindEncode2(nb::module_& m);  // bind_encode2.cpp
 void BindPrompts(nb::module_& m);  // bind_prompts.cpp
+void BindPlan(nb::module_& m);  // bind_plan.cpp
+void BindCombat(nb::module_& m);  // bind_combat.cpp
 using cwenv::Lines;
 using cwenv::Moves;
 using cwenv::Routes;
@@ -185,11 +187,12 @@ void PlantFault(const std::string& name) {
   else if (name == "sync_lp") cwenv::g_fault = cwenv::Fault::kSyncLp;
   else if (name == "last_reaction") cwenv::g_fault = cwenv::Fault::kLastReaction;
   else if (name == "sync_aim") cwenv::g_fault = cwenv::Fault::kSyncAim;
+  else if (name == "plan_prone") cwenv::g_fault = cwenv::Fault::kPlanProne;
   else
     throw std::invalid_argument("unknown fault " + name +
                                 "; choose provocation_tie, cover_level, melee_reach_edge, "
                                 "guard_reach, extra_action_twice, living_cover_tie, sync_lp, "
-                                "last_reaction or sync_aim");
+                                "last_reaction, sync_aim or plan_prone");
 }
 
 nb::list Dests(const Routes& routes) {
@@ -281,6 +284,8 @@ NB_MODULE(_core, m) {
   BindKampf(m);
   BindEncode2(m);
   BindPrompts(m);
+  BindPlan(m);
+  BindCombat(m);
 
   m.def("supercover", &SupercoverSteps, nb::arg("width"), nb::arg("a"), nb::arg("b"),
         "The steps of the line from ``a`` to ``b`` (los.py's SightLine.steps).");

@@ -23,14 +23,13 @@ using namespace cwenv::kampf;
 
 namespace {
 
-// The attribute names Import reads, interned once (a lookup by a str object is cheaper
-// than one by a C string).
+// The attribute names Import reads, interned once (cheaper to look up than a C string).
 struct Names {
   nb::object fighters, occupant, opaque, solid, spec, pos, side, lp, conditions, dead, down,
       fled, disarmed, extra_action_used, drawn, dropped, jammed, aim_target, aim_stacks, mumm,
       ammo, reloads, upload_progress, cyber_uses, items, backpack, helpers, kind, condition,
       handlungen, grants, sprint_bonus, moved, parity, benommen, climb_cell, climb_height,
-      mumm_max, zehrend;
+      mumm_max, zehrend, focus_bonus, armour_bonus, prone_bonus;
 };
 
 const Names& N() {
@@ -43,7 +42,8 @@ const Names& N() {
                      s("upload_progress"), s("cyber_uses"), s("items"), s("backpack"),
                      s("helpers"), s("kind"), s("condition"), s("handlungen"), s("grants"),
                      s("sprint_bonus"), s("moved"), s("parity"), s("benommen"),
-                     s("climb_cell"), s("climb_height"), s("mumm_max"), s("zehrend")};
+                     s("climb_cell"), s("climb_height"), s("mumm_max"), s("zehrend"),
+                     s("focus_bonus"), s("armour_bonus"), s("prone_bonus")};
   }();
   return *names;
 }
@@ -186,15 +186,12 @@ class Kampf final : public StateSource {
     return ReadOccupant(Get(combat, N().occupant), g_.terrain.size(), specs_.size(), s_,
                         filled_);
   }
-
   bool ImportDoors(nb::handle combat) override {
     const std::size_t cells = g_.terrain.size();
     return ReadCells(Get(combat, N().opaque), s_.opaque, cells) &&
            ReadCells(Get(combat, N().solid), s_.solid, cells);
   }
-
   void Swapped() override { FilledOf(s_, filled_); }
-
   nb::object SyncCheck(nb::handle combat) {  // the equality gate (sync.hpp CheckKept)
     return CheckKept(combat, Import(combat, nb::none()), *this, g_, s_);
   }
@@ -249,7 +246,8 @@ class Kampf final : public StateSource {
   }
 
   KampfView view() const { return {&g_, lines_, &s_}; }
-
+  GameDesc& desc() { return g_; }  // the attack tables are handed over later (bind_plan.cpp)
+  nb::object Action(const Act& a) { return ActionOf(a); }  // the native combat's (shared)
   std::size_t state_bytes() const {
     return sizeof(State) + s_.fighters.size() * sizeof(Fighter) +
            s_.occupant.size() * sizeof(std::int16_t) + s_.opaque.size() + s_.solid.size();
@@ -280,6 +278,9 @@ class Kampf final : public StateSource {
     f.climb_cell = static_cast<int>(Int(h, n.climb_cell));
     f.climb_height = static_cast<int>(Int(h, n.climb_height));
     f.mumm_max = static_cast<int>(Int(h, n.mumm_max));
+    f.focus_bonus = static_cast<int>(Int(h, n.focus_bonus));
+    f.armour_bonus = static_cast<int>(Int(h, n.armour_bonus));
+    f.prone_bonus = Bool(h, n.prone_bonus);
     const nb::object zehrend = Get(h, n.zehrend);
     if (!PyTuple_Check(zehrend.ptr())) return false;
     f.n_zehrend = static_cast<int>(PyTuple_GET_SIZE(zehrend.ptr()));
@@ -357,10 +358,16 @@ bool LoadKampf(nb::handle kampf, nb::handle combat, KampfView& out) {
   return true;
 }
 
-// For the prompts (bind_prompts.cpp): the compiled game description ``kampf`` holds.
-const GameDesc& KampfDesc(nb::handle kampf) {
+// The compiled game description ``kampf`` holds: for the prompts (bind_prompts.cpp), and
+// for the attack plan's tables, handed over once per game (bind_plan.cpp).
+GameDesc& KampfDescToFill(nb::handle kampf) {
   if (!nb::isinstance<Kampf>(kampf)) throw nb::type_error("kampf must be a _core.Kampf");
-  return *nb::inst_ptr<Kampf>(kampf)->view().g;
+  return nb::inst_ptr<Kampf>(kampf)->desc();
+}
+const GameDesc& KampfDesc(nb::handle kampf) { return KampfDescToFill(kampf); }
+// For the native combat (bind_combat.cpp): the Action objects the Kampf hands out.
+nb::object KampfAction(nb::handle kampf, const Act& a) {
+  return nb::inst_ptr<Kampf>(kampf)->Action(a);
 }
 
 void BindKampf(nb::module_& m) {

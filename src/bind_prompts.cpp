@@ -236,6 +236,10 @@ class Prompts {
     return made;
   }
 
+ public:
+  const PromptRules& rules() const { return r_; }
+
+ private:
   nb::object kampf_;  // the game's _core.Kampf, kept alive for its GameDesc
   const GameDesc* g_;
   PromptRules r_{};
@@ -249,6 +253,12 @@ class Prompts {
 };
 
 }  // namespace
+
+// For the native combat (bind_combat.cpp): the prompts' rules a _core.Prompts holds.
+const PromptRules& PromptRulesOf(nb::handle prompts) {
+  if (!nb::isinstance<Prompts>(prompts)) throw nb::type_error("prompts must be a _core.Prompts");
+  return nb::inst_ptr<Prompts>(prompts)->rules();
+}
 
 void BindPrompts(nb::module_& m) {
   nb::class_<Prompts>(m, "Prompts",

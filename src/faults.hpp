@@ -17,6 +17,7 @@ enum class Fault {
   kSyncLp,  // kampf::EventSync: an LPChanged leaves the fighter its LP before the change
   kLastReaction,  // kampf::ReactionChoice (prompts.cpp): no reactions left still counts as one
   kSyncAim,  // kampf::EventSync::ApplyActed: an AIM event sets one aim stack fewer
+  kPlanProne,  // kampf::PlanAttack: a prone target's -2 (R06) also behind half cover
 };
 
 inline Fault g_fault = Fault::kNone;

@@ -133,6 +133,39 @@ struct Shakeable {  // one entry of conditions.py SHAKEABLE, in its order
   ShakeLimit limit;
 };
 
+inline constexpr int kCheckValues = 14;  // cwenv.model.types.CheckValue
+
+// What check_parts and plan_attack read beyond the rest of GameDesc (src/attack_plan.hpp;
+// cwenv/engine/plan_core.py hands it over once per game, Kampf.attack_tables).
+struct CheckSortRow {  // one (check, attack, reaction, defence): tables/conditions.py CheckSort
+  std::uint32_t malus = 0;  // bit i: MALUS_ORDER[i]'s malus applies (Z01-Z07)
+  bool behinderung = false;  // Behinderung applies (A01, X42)
+};
+struct AttackWeapon {  // WeaponSpec: its check, modifier and Durchdringung (A01, C03)
+  int skill = 0, modifier = 0;
+  bool durchdringung = false;
+};
+struct AttackSpec {  // FighterSpec: every check value, Behinderung, weapons, hacks, cyberware
+  std::array<int, kCheckValues> values{};
+  int behinderung = 0;
+  std::array<AttackWeapon, kMaxWeapons> weapons{};
+  std::array<AttackWeapon, kMaxHacks> hacks{};  // skill unused (Hacking)
+  std::array<int, kMaxCyber> cyber_kind{}, cyber_amount{};  // CyberAbility (H09)
+};
+inline constexpr int kCyberArmour = 1, kCyberFocus = 2;  // AttackSpec::cyber_kind
+struct AttackTables {
+  bool ready = false;
+  std::vector<int> malus_order;  // the conditions of tables/conditions.py MALUS_ORDER
+  int condition_penalty = -2;    // CONDITION_PENALTY
+  std::array<std::array<CheckSortRow, 8>, kCheckValues> sorts{};  // [check][a | r<<1 | d<<2]
+  std::vector<AttackSpec> specs;  // one per fighter
+  AttackWeapon unarmed;  // model/specs.py UNARMED, a manoeuvre's (K01-K05)
+  std::vector<int> maneuver_modifier;  // tables/maneuvers.py MANEUVERS, per Maneuver
+  bool niederwerfen_vs_melee = false, area_cover_all = false;  // X23, X26
+  int zielen_bonus = 0, zielen_qs_bonus = 0, entwaffnen_nsc_penalty = 0;  // H11, X03, K01
+  int prone_malus = 2;  // attack_plan.py PRONE_TARGET_MALUS (R06)
+};
+
 struct GameDesc {
   int width = 0;
   int height = 0;
@@ -143,6 +176,7 @@ struct GameDesc {
   TurnRules turn;
   std::vector<ManeuverLimit> maneuvers;  // per Maneuver, in enum order
   std::vector<Shakeable> shakeable;
+  AttackTables attack;
 
   int Distance(int a, int b) const;  // Chebyshev metres (grid.py distance, B01)
 };
@@ -174,6 +208,8 @@ struct Fighter {
   int mumm_max;
   int n_zehrend;  // len(zehrend), all of them
   std::uint32_t zehrend_fire;  // bit set over the first ZEHREND_SLOTS: the kind is fire (D03)
+  int focus_bonus, armour_bonus;  // H09: a cyberware focus, armour until the round's end
+  bool prone_bonus;  // R06, X23: dropped prone against an attack, until it wears off
 
   bool Has(int condition) const { return conditions >> condition & 1; }
   bool standing() const { return !(dead || down || fled); }

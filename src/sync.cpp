@@ -39,7 +39,8 @@ using sync_detail::Int;
 
 struct Names {
   nb::object token, events, fighters, pos, fighter, after, before, condition, path, target,
-      attacker, spend, cost, left, name, history, index, mode, status, ledge, climbed;
+      attacker, spend, cost, left, name, history, index, mode, status, ledge, climbed, kind,
+      parts;
 };
 
 const Names& N() {
@@ -49,7 +50,7 @@ const Names& N() {
                      s("after"), s("before"), s("condition"), s("path"), s("target"),
                      s("attacker"), s("spend"), s("cost"), s("left"), s("__name__"),
                      s("history"), s("index"), s("mode"), s("status"), s("ledge"),
-                     s("climbed")};
+                     s("climbed"), s("kind"), s("parts")};
   }();
   return *names;
 }
@@ -57,6 +58,23 @@ const Names& N() {
 void ResetAim(Fighter& f) { f.aim_stacks = 0, f.aim_target = -1; }
 
 constexpr long long kModeWeapon = 0, kModeHack = 1;  // cwenv.model.types.AttackMode
+constexpr long long kDropProne = 1;  // events.ReactionKind.DROP_PRONE (R06)
+constexpr long long kFocusPart = 3;  // parts.PartKind.FOCUS (H09)
+
+// checks.py CheckFrame._roll: a check whose parts hold the focus spends it (H09).
+bool SpendsFocus(nb::handle parts) {
+  PyObject* p = parts.ptr();
+  if (!PyTuple_Check(p)) return false;
+  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(p); ++k) {
+    PyObject* part = PyTuple_GET_ITEM(p, k);
+    if (!PyTuple_Check(part) || PyTuple_GET_SIZE(part) < 1) continue;
+    PyObject* source = PyTuple_GET_ITEM(part, 0);
+    if (PyTuple_Check(source) && PyTuple_GET_SIZE(source) >= 1 &&
+        Int(PyTuple_GET_ITEM(source, 0)) == kFocusPart)
+      return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -230,6 +248,19 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       Fighter* f = fighter(n.fighter);
       if (!f) return false;
       f->extra_action_used = false;
+      if (!rules_.prone_bonus_to_own_turn) f->prone_bonus = false;  // R06, X23 next_round
+      return true;
+    }
+    case EventKind::kTurnStarted: {  // turn.py: R06, X23 'bis zum Beginn ihrer nächsten Runde'
+      Fighter* f = fighter(n.fighter);
+      if (!f) return false;
+      if (rules_.prone_bonus_to_own_turn) f->prone_bonus = false;
+      return true;
+    }
+    case EventKind::kReactionUsed: {  // attack.py: dropped prone against the attack (R06)
+      Fighter* f = fighter(n.fighter);
+      if (!f) return false;
+      if (Int(e, n.kind) == kDropProne) f->prone_bonus = true;
       return true;
     }
     case EventKind::kMummSpent: {  // checks.py spend_mumm (X10), turn.py M07
@@ -247,6 +278,7 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       if (i < 0 || i >= count) return false;
       if (cur_->attacking >> i & 1 && s.fighters[i].aim_stacks) Dirty(i, s);
       cur_->attacking &= ~(std::uint64_t{1} << i);
+      if (f->focus_bonus && SpendsFocus(Get(e, n.parts))) f->focus_bonus = 0;  // H09
       return true;
     }
     case EventKind::kHit: {  // attack.py: X03 zielen_lost_on_hit
@@ -255,9 +287,10 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       if (rules_.zielen_lost_on_hit && t->aim_stacks) ResetAim(*t);
       return true;
     }
-    case EventKind::kRoundEnded:  // roundflow.py _cleanup (P08, X03)
+    case EventKind::kRoundEnded:  // roundflow.py _cleanup (P08, X03, H09)
       for (Fighter& f : s.fighters) {
         f.helpers = 0;
+        f.armour_bonus = 0, f.focus_bonus = 0;
         if (rules_.zielen_lost_at_round_end) ResetAim(f);
       }
       return true;
@@ -328,10 +361,8 @@ bool EventSync::Apply(nb::handle e, EventKind kind, const GameDesc& g, State& s)
       return ApplyActed(e, g, s);
     // No state the core holds: reactions, initiative, rolls, narration.
     case EventKind::kRoundStarted:
-    case EventKind::kTurnStarted:
     case EventKind::kTurnEnded:
     case EventKind::kResultKept:
-    case EventKind::kReactionUsed:
     case EventKind::kAttackFailed:
     case EventKind::kAttackRedirected:
     case EventKind::kDefenceDeclined:

@@ -84,6 +84,7 @@ struct SyncRules {
   std::uint32_t lets_go = 0;  // conditions whose on_gain only lets a climber go (B03, X40)
   std::uint32_t reread_on_gain = 0;  // conditions whose on_gain does more: re-read
   bool kampfunfaehig_prone = false;  // X44: the kampfunfähig fall prone
+  bool prone_bonus_to_own_turn = false;  // X23 niederwerfen_penalty_until (R06)
 };
 
 // Why a sync imported everything (the counts the benchmarks and tests read).
@@ -203,7 +204,7 @@ bool ReadCells(nb::handle buffer, std::vector<std::uint8_t>& out, std::size_t si
 // ``SyncCheck``.
 template <typename K>
 void BindSync(nb::module_& m, nb::class_<K>& kampf) {
-  using Rules = std::tuple<bool, bool, bool, std::uint32_t, std::uint32_t, bool>;
+  using Rules = std::tuple<bool, bool, bool, std::uint32_t, std::uint32_t, bool, bool>;
   auto names_of = [](const auto& table) {
     nb::list names;
     for (const char* name : table) names.append(name);
@@ -221,9 +222,9 @@ void BindSync(nb::module_& m, nb::class_<K>& kampf) {
           [](K& k, const nb::list& classes, nb::dict labels, const Rules& r,
              nb::object extra_action, const std::vector<std::string>& acts,
              const std::vector<std::string>& statuses) {
-            const auto& [on_move, on_hit, at_round_end, lets_go, reread, prone] = r;
+            const auto& [on_move, on_hit, at_round_end, lets_go, reread, prone, own_turn] = r;
             k.sync.Configure(classes, std::move(labels),
-                             {on_move, on_hit, at_round_end, lets_go, reread, prone},
+                             {on_move, on_hit, at_round_end, lets_go, reread, prone, own_turn},
                              std::move(extra_action), acts, statuses);
           },
           nb::arg("classes"), nb::arg("labels"), nb::arg("rules"), nb::arg("extra_action"),

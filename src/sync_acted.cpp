@@ -78,10 +78,18 @@ bool EventSync::ApplyActed(nb::handle e, const GameDesc& g, State& s) {
         if (f.reloads[index] > 0) --f.reloads[index];
       }
       return true;
-    case ActKind::kCyberware:  // H09: a use spent; its effect comes as its own events
+    case ActKind::kCyberware: {  // H09: a use spent; armour and focus here, the rest as events
       if (index < 0 || index >= spec.n_cyber) return false;
       --f.cyber_uses[index];
+      if (!g.attack.ready) {  // what the ability does is in the attack tables
+        Dirty(i, s);
+        return true;
+      }
+      const AttackSpec& own = g.attack.specs[i];
+      if (own.cyber_kind[index] == kCyberArmour) f.armour_bonus += own.cyber_amount[index];
+      if (own.cyber_kind[index] == kCyberFocus) f.focus_bonus += own.cyber_amount[index];
       return true;
+    }
     case ActKind::kAnnounceHelp: {  // P08: the ally's helpers (polled until its check)
       const long long ally = Int(e, n.target);
       if (ally < 0 || ally >= static_cast<long long>(s.fighters.size())) return false;

@@ -42,6 +42,9 @@ std::string FighterDifference(const Spec& spec, const Fighter& a, const Fighter&
       Differ("climb_height", a.climb_height, b.climb_height),
       Differ("mumm_max", a.mumm_max, b.mumm_max), Differ("n_zehrend", a.n_zehrend, b.n_zehrend),
       Differ("zehrend_fire", a.zehrend_fire, b.zehrend_fire),
+      Differ("focus_bonus", a.focus_bonus, b.focus_bonus),
+      Differ("armour_bonus", a.armour_bonus, b.armour_bonus),
+      Differ("prone_bonus", a.prone_bonus, b.prone_bonus),
   };
   for (const std::string& d : fields)
     if (!d.empty()) return d;

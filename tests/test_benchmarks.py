@@ -7,6 +7,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 from benchmarks import memory
 from benchmarks.__main__ import main
 from benchmarks.core import Settings
@@ -75,3 +77,10 @@ def test_memory_section_reports_state_size_and_rss_growth_with_units() -> None:
     state = figures[f"memory:state_bytes:4v4:{map_name}"]
     assert state.unit == "bytes" and state.value > cells  # at least a byte per cell
     assert "65,536" in state.note
+
+
+def test_the_native_combat_benchmark_runs() -> None:
+    pytest.importorskip("cwenv._core", reason="the native core is not built")
+    from benchmarks import native_combat
+
+    assert native_combat.main(["--games", "3", "--repeats", "1"]) == 0

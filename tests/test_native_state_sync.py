@@ -268,7 +268,7 @@ def test_the_core_applies_the_acts_in_their_order() -> None:
     names = [act.name for act in ev.Act]
     names[0], names[1] = names[1], names[0]
     statuses = [status.name for status in ev.Status]
-    rules = (False, False, False, 0, 0, True)
+    rules = (False, False, False, 0, 0, True, False)
     with pytest.raises(ValueError, match="kActNames"):
         kampf.sync_tables(list(SYNC_EVENTS), {}, rules, spend, names, statuses)
     assert tuple(status.name for status in ev.Status) == _core.STATUS_NAMES

@@ -23,6 +23,7 @@ from cwenv.engine.parts import (
     hack_source,
     weapon_source,
 )
+from cwenv.engine.plan_core import plan_from_core
 from cwenv.engine.tables.maneuvers import MANEUVERS
 from cwenv.model.specs import UNARMED
 from cwenv.model.types import AttackMode, CheckValue, CoverLevel, Maneuver, WeaponKind
@@ -112,7 +113,17 @@ def plan_attack(
     cover (C01–C04, R06), Zielen (H11, X03), a disarmed NSC's −2 (K01), manoeuvre
     difficulty (K01, K03). Announced help (P08) is no part: its helpers roll with the check
     (:mod:`cwenv.engine.helping`). Pure: it changes nothing, so menus and agents can show
-    the exact odds of an attack before it is made."""
+    the exact odds of an attack before it is made. The native core answers for a combat
+    under the native engine (src/attack_plan.cpp, the same plan: tests/test_native_plan.py);
+    else :func:`reference_plan`."""
+    plan = plan_from_core(c, a, t, mode, index)
+    return plan if plan is not None else reference_plan(c, a, t, mode, index)
+
+
+def reference_plan(
+    c: CombatView, a: FighterState, t: FighterState, mode: AttackMode, index: int
+) -> AttackPlan:
+    """:func:`plan_attack` as the readable statement of the rules."""
     ranged = attack_is_ranged(a, mode, index)
     radius = area_radius(a, mode, index)
     if mode is AttackMode.HACK:

@@ -26,6 +26,7 @@ from cwenv.battlemap.paths_core import GEOMETRIES, native_moves
 from cwenv.battlemap.steps import has_difficult_terrain
 from cwenv.engine.actions import Action, ActionKind
 from cwenv.engine.movement import FIRE_ZEHREND, profile_for
+from cwenv.engine.plan_core import attack_tables
 from cwenv.engine.sync_core import sync_tables
 from cwenv.engine.tables.conditions import CONDITIONS, SHAKEABLE, _angeschlagen_shake_limit
 from cwenv.engine.tables.maneuvers import (
@@ -172,16 +173,20 @@ def compile_game(core: ModuleType, game: Game) -> Kampf:
         FIRE_ZEHREND,
     )
     sync_tables(kampf, game.options)
+    attack_tables(core, kampf, game)
     return kampf
 
 
 class Compiled:
     """A game as the core holds it, and the step tables its fighters' searches run on."""
 
-    __slots__ = ("kampf", "moves")
+    __slots__ = ("covers", "kampf", "moves", "parts")
 
     def __init__(self, kampf: Kampf) -> None:
         self.kampf = kampf
+        # plan_core.py: the typed parts and covers made of the core's numbers, by them
+        self.parts: dict[tuple[int, tuple[tuple[int, int, int], ...]], tuple[Any, ...]] = {}
+        self.covers: dict[tuple[int, bool, int, int], Any] = {}
         # per (fighter, eingeschränkt): the step table and the MoveProfile's slow_cost
         self.moves: dict[tuple[int, bool], tuple[Moves, int]] = {}
 
@@ -220,6 +225,21 @@ def native_handlung_actions(core: ModuleType, c: Combat, f: FighterState) -> lis
     return compiled.kampf.handlung_actions(c, f.idx)
 
 
+def step_table(
+    core: ModuleType, compiled: Compiled, c: Combat, f: FighterState, eingeschraenkt: bool
+) -> tuple[Moves, int]:
+    """``f``'s step table and its MoveProfile's slow_cost (movement.py move_profile, a pure
+    function of these: kept per fighter and eingeschränkt)."""
+    table = compiled.moves.get((f.idx, eingeschraenkt))
+    if table is None:
+        bm = c.bm
+        profile = profile_for(c.options, f.spec.movement, eingeschraenkt)
+        found = bm.edge_cache.get((core.Moves, profile))
+        moves = found if isinstance(found, core.Moves) else native_moves(core, bm, profile)
+        table = compiled.moves[f.idx, eingeschraenkt] = (moves, profile.slow_cost)
+    return table
+
+
 def native_turn_actions(c: Combat, f: FighterState, turn: TurnFrame) -> list[Action] | None:
     """turn.py turn_actions in the core (H00-H12, B01-B06, M07, M08, Z02): the legal
     choices, the searches kept on ``turn`` (``routes``, ``hard_routes``) as the reference
@@ -231,13 +251,7 @@ def native_turn_actions(c: Combat, f: FighterState, turn: TurnFrame) -> list[Act
     if compiled is None:
         return None
     eingeschraenkt = bool(f.conditions >> Condition.EINGESCHRAENKT & 1)
-    table = compiled.moves.get((f.idx, eingeschraenkt))
-    if table is None:  # movement.py move_profile, a pure function of these (cached)
-        bm = c.bm
-        profile = profile_for(c.options, f.spec.movement, eingeschraenkt)
-        found = bm.edge_cache.get((core.Moves, profile))
-        moves = found if isinstance(found, core.Moves) else native_moves(core, bm, profile)
-        table = compiled.moves[f.idx, eingeschraenkt] = (moves, profile.slow_cost)
+    table = step_table(core, compiled, c, f, eingeschraenkt)
     geometry = GEOMETRIES[c.options.blockade_geometry]
     answer = compiled.kampf.turn_actions(c, turn, f.idx, table[0], table[1], geometry)
     if answer is None:

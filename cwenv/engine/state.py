@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
 TURN = DecisionKind.TURN
 
-
 DECISION_CAP_REASON = "Entscheidungslimit erreicht"
 """The reason of a combat ended by :attr:`Game.decision_cap`."""
 
@@ -65,7 +64,7 @@ class Outcome:
 class Combat:
     """The state of one fight (OpenSpiel's State, python-chess's Board)."""
 
-    def __init__(self, game: Game, dice: Dice) -> None:
+    def __init__(self, game: Game, dice: Dice, *, start: bool = True) -> None:
         from cwenv.engine.roundflow import CombatFrame
 
         self.game = game
@@ -99,7 +98,8 @@ class Combat:
         self._dirty = False
         if hasattr(dice, "attach"):  # table dice ask this combat what each W10 is for
             dice.attach(self)
-        self._run(None)
+        if start:  # False: before the first round (cwenv/native/combat.py imports that)
+            self._run(None)
 
     # -- the public face ------------------------------------------------------------------
     @property

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from cwenv.engine import events as ev
 from cwenv.engine.tables.conditions import CONDITIONS, _benommen_gained, _let_go
 from cwenv.model.types import Condition, MummSpend
+from cwenv.rules.readings import ProneBonusUntil
 
 if TYPE_CHECKING:
     from cwenv._core import Kampf
@@ -105,6 +106,7 @@ def sync_tables(kampf: Kampf, options: RuleOptions) -> None:
             lets_go,
             reread,
             options.kampfunfaehig_prone,
+            options.niederwerfen_penalty_until is ProneBonusUntil.OWN_NEXT_TURN,
         ),
         MummSpend.ZUSAETZLICHE_AKTION,
         [act.name for act in ev.Act],

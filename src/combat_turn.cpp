@@ -1,0 +1,152 @@
+// The native combat's turn and movement (combat.hpp): turn.py TurnFrame and movement.py
+// MoveFrame, as far as combat.hpp says they are ported.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "combat.hpp"
+
+namespace cwenv::kampf {
+
+// turn.py TurnFrame.step (H00, Z02, B03): the turn begins, then TURN decisions until the
+// fighter ends it; a single legal choice is taken without asking.
+NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
+  Fighter& f = s_.fighters[t.fighter];
+  if (t.stage == 0) {
+    t.stage = 1;
+    turn_fighter_ = t.fighter;
+    if (rules_.prone_bonus_to_own_turn) f.prone_bonus = false;  // R06, X23
+    if (!f.standing()) return Result::kDone;
+    for (const Fighter& x : s_.fighters)
+      if (x.climb_cell >= 0) throw Unported("a climber at a wall (B03, X40)");
+    events_.push_back(TurnStarted{t.fighter, t.slot, rules_.passes});
+    t.benommen = f.Has(kBenommen);
+    v = {};
+  }
+  if (v.set) {
+    const Result r = Do(t, v.act);
+    if (r != Result::kDecision) return r;  // kDecision: go on asking
+  }
+  for (;;) {
+    if (!f.standing() || (!t.benommen && f.Has(kBenommen))) return EndTurn(t.fighter);
+    const FighterMoves& m = moves_[t.fighter];
+    const bool limited = f.Has(kEingeschraenkt);
+    s_.turn = {t.handlungen, t.grants, t.sprint_bonus, t.moved, t.parity, t.benommen};
+    TurnActions(g_, lines_, s_, limited ? *m.limited : *m.free,
+                limited ? m.limited_slow : m.free_slow, rules_.geometry, t.fighter, scratch_,
+                answer_);
+    t.routes = std::move(answer_.free);
+    answer_.free.reset(), answer_.hard.reset();
+    if (answer_.acts.size() > 1) {
+      t.legal = answer_.acts;
+      legal_ = answer_.acts;
+      Pose(Asked::kTurn, t.fighter, t.slot);
+      return Result::kDecision;
+    }
+    if (TakeForced()) return Result::kDone;
+    const Act only = answer_.acts.front();
+    const Result r = Do(t, only);
+    if (r != Result::kDecision) return r;
+  }
+}
+
+// TurnFrame._do; kDecision means "nothing pushed, ask again" (turn.py returns None).
+NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
+  switch (a.kind) {
+    case Kind::kEndTurn:
+      return EndTurn(t.fighter);
+    case Kind::kMove: {  // B01: one leg of movement
+      if (!t.routes) throw std::logic_error("a MOVE without its search");
+      const Route route = t.routes->Get(a.cell);
+      t.moved += route.metres;
+      t.parity = route.parity;
+      MoveF m;
+      m.fighter = t.fighter, m.path = route.cells, m.spent = route.spent;
+      m.sprint = t.sprint_bonus != 0;
+      push_ = std::move(m);
+      return Result::kPushed;
+    }
+    default:
+      throw Unported("the turn action " + std::to_string(static_cast<int>(a.kind)) +
+                     " (H01-H12, M07, M08)");
+  }
+}
+
+NativeCombat::Result NativeCombat::EndTurn(int fighter) {  // TurnFrame._end
+  events_.push_back(TurnEnded{fighter});
+  turn_fighter_ = -1;
+  return Result::kDone;
+}
+
+// state.py Combat.move_fighter (B01, B03): passing an ally's cell leaves the ally its cell.
+void NativeCombat::MoveFighter(int fi, int cell) {
+  Fighter& f = s_.fighters[fi];
+  if (s_.occupant[f.pos] == fi) s_.occupant[f.pos] = -1;
+  f.pos = cell;
+  f.climb_cell = -1, f.climb_height = 0;  // X40: a climber who moves lets go
+  if (s_.occupant[cell] < 0) s_.occupant[cell] = static_cast<std::int16_t>(fi);
+}
+
+// movement.py MoveFrame.step (B01, R04): walk the path cell by cell.
+NativeCombat::Result NativeCombat::Step(MoveF& m, Value) {
+  Fighter& f = s_.fighters[m.fighter];
+  if (m.start < 0) m.start = f.pos;
+  while (m.i < static_cast<int>(m.path.size())) {
+    const int a = f.pos, b = m.path[m.i];
+    // R04: a guard whose reach the step passes may be asked to strike (blockade_prompt;
+    // none has been asked in this move: the first asked stops the native combat)
+    for (std::size_t gi = 0; gi < s_.fighters.size(); ++gi) {
+      const Fighter& g = s_.fighters[gi];
+      if (g.side == f.side || !g.standing()) continue;
+      const int reach = MeleeReach(g_.specs[gi], g);
+      if (reach <= 0) continue;
+      const int rx = a % g_.width - g.pos % g_.width, ry = a / g_.width - g.pos / g_.width;
+      const int sx = b % g_.width - a % g_.width, sy = b / g_.width - a / g_.width;
+      if (!Passes(static_cast<Geometry>(rules_.geometry), rx, ry, sx, sy, reach)) continue;
+      asked_acts_.clear();  // movement.py blockade_choices: is the guard asked?
+      BlockadeChoices(g_, prompts_, g, static_cast<int>(gi),
+                      {reactions_[gi], false}, m.fighter, a, b, asked_acts_);
+      if (!asked_acts_.empty()) throw Unported("a Blockadeangriff on the way (R04)");
+    }
+    const int other = s_.occupant[b] >= 0 ? s_.occupant[b] : m.fighter;
+    const bool last = m.i == static_cast<int>(m.path.size()) - 1;
+    if (other != m.fighter && !s_.fighters[other].down &&
+        (s_.fighters[other].side != f.side || last))
+      break;  // B01: an enemy in the way, or anyone on the destination, ends the move here
+    if (g_.terrain[b] == Terrain::kFire && g_.terrain[a] != Terrain::kFire)
+      throw Unported("stepping into a danger zone (D03)");
+    if (rules_.exits_matter && rules_.exits[b]) throw Unported("an exit (REACH_EXIT)");
+    MoveFighter(m.fighter, b);
+    m.done.push_back(b);
+    ++m.i;
+  }
+  return Finish(m);
+}
+
+// MoveFrame._finish: back off an ally's cell to the last free one, then Moved (X03).
+NativeCombat::Result NativeCombat::Finish(MoveF& m) {
+  Fighter& f = s_.fighters[m.fighter];
+  if (s_.occupant[f.pos] != m.fighter && f.on_map()) {
+    std::vector<int> back(m.done.begin(), m.done.end() - (m.done.empty() ? 0 : 1));
+    std::reverse(back.begin(), back.end());
+    back.push_back(m.start);
+    for (int cell : back)
+      if (s_.occupant[cell] < 0 || s_.occupant[cell] == m.fighter) {
+        MoveFighter(m.fighter, cell);
+        break;
+      }
+    const auto at = std::find(m.done.begin(), m.done.end(), f.pos);
+    if (at != m.done.end()) {
+      m.done.erase(at + 1, m.done.end());
+    } else {
+      m.done.clear();
+    }
+  }
+  if (!m.done.empty()) {
+    events_.push_back(Moved{m.fighter, m.done, m.spent[m.done.size() - 1], m.sprint});
+    if (rules_.zielen_lost_on_move && f.aim_stacks) f.aim_stacks = 0, f.aim_target = -1;
+  }
+  return Result::kDone;
+}
+
+}  // namespace cwenv::kampf
