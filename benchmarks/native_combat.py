@@ -2,10 +2,12 @@
 src/combat.hpp) against the reference ``Combat``, both under the native engine, in one run
 (CPU time; figures to benchmarks/NOTES.md by hand).
 
-The play is what the native combat runs whole today: the moves, END_TURN and CHOOSE_ACTOR,
-chosen at random once per game of the shipped pool (every scenario under every rule
-variant) up to the first rule it does not run; both then replay the same choices, each
-decision asking the legal list and applying one. ``decisions/s`` per engine, samples
+The play is what the native combat runs today (``cwenv.native.combat.playable``: moves,
+weapon attacks, Zielen, Aufstehen, drawing, M07, M08 in the turn, the end of the turn, the
+choice of who acts and every prompt's answer but M08), chosen at random once per game of
+the shipped pool (every scenario under every rule variant) up to its end or the first rule
+it does not run; both then replay the same choices, each decision asking the legal list
+and applying one. ``decisions/s`` per engine, samples
 alternating; and the plan of an attack per call (``plan_attack`` from the core against
 ``reference_plan``) on a mid-fight state.
 """
@@ -19,12 +21,10 @@ import time
 import timeit
 from typing import Any
 
-from cwenv.engine.actions import Action, ActionKind
+from cwenv.engine.actions import Action
 from cwenv.native import cases
-from cwenv.native.combat import NativeCombat, Unported
+from cwenv.native.combat import NativeCombat, Unported, playable
 from cwenv.native.differential import engine_as
-
-PLAYED = {ActionKind.MOVE, ActionKind.END_TURN, ActionKind.CHOOSE_ACTOR}
 
 
 def scripts(games: int) -> list[tuple[Any, int, list[Action]]]:
@@ -41,7 +41,10 @@ def scripts(games: int) -> list[tuple[Any, int, list[Action]]]:
         rng = random.Random(case.seed)
         picks: list[Action] = []
         while ref.outcome is None and len(picks) < 5000:
-            a = rng.choice([x for x in ref.legal_actions() if x.kind in PLAYED])
+            decision = ref.decision
+            if decision is None:
+                break
+            a = rng.choice(playable(decision.kind, ref.legal_actions()))
             try:
                 nat.apply(a)
             except Unported:

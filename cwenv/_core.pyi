@@ -124,8 +124,8 @@ class KampfState:
 
 # Test only (src/faults.hpp, tests/test_native_faults.py): plant one deviation from the
 # reference ("provocation_tie", "cover_level", "melee_reach_edge", "guard_reach",
-# "extra_action_twice", "living_cover_tie", "sync_lp", "last_reaction", "sync_aim" or
-# "plan_prone"), and take it back.
+# "extra_action_twice", "living_cover_tie", "sync_lp", "last_reaction", "sync_aim",
+# "plan_prone" or "strike_armour"), and take it back.
 def _fault(name: str) -> None: ...
 def _faults_off() -> None: ...
 
@@ -250,6 +250,12 @@ def attack_tables(
     maneuvers: list[int],
     rules: tuple[bool, bool, int, int, int, int, int],
 ) -> None: ...
+_ProbeRow = tuple[int, bool, bool, bool, bool, bool]
+_ProbeFields = tuple[int, int, int, bool, int, bool, bool]
+
+def resolve_probe(rules: _ProbeRow, probenwert: int, d1: int, d2: int) -> _ProbeFields: ...
+def forced_volltreffer(rules: _ProbeRow, probenwert: int) -> _ProbeFields: ...
+def hit_qs(rules: _ProbeRow, attack: _ProbeFields, defence: _ProbeFields) -> int: ...
 def check_parts(
     kampf: Kampf,
     combat: Combat,
@@ -291,11 +297,20 @@ class CoreCombat:
         rules: tuple[bool, int, int, bool, bool, bool, bool, int, int, int, bool, bool],
         survive: list[tuple[int, int]],
         exits: bytes,
+        strike: dict[str, int],
+        substitute: list[int],
+        on_gain: list[int],
+        crits: list[tuple[int, int, bool, int, bool]],
+        fumbles: list[int],
+        specs: list[tuple[int, int, int, int, int, list[tuple[int, int, int, bool, bool, bool]]]],
+        victory: list[tuple[int, int, int, int]],
         state: int,
         inc: int,
     ) -> None: ...
     def legal(self) -> list[Action]: ...
-    def apply(self, kind: int, actor: int, target: int, cell: int, arg: int) -> None: ...
+    def apply(
+        self, kind: int, actor: int, target: int, cell: int, arg: int, mumm: int
+    ) -> None: ...
     @property
     def decision(self) -> tuple[int, int, int] | None: ...
     def events_from(self, start: int) -> list[tuple[Any, ...]]: ...

@@ -188,11 +188,12 @@ void PlantFault(const std::string& name) {
   else if (name == "last_reaction") cwenv::g_fault = cwenv::Fault::kLastReaction;
   else if (name == "sync_aim") cwenv::g_fault = cwenv::Fault::kSyncAim;
   else if (name == "plan_prone") cwenv::g_fault = cwenv::Fault::kPlanProne;
+  else if (name == "strike_armour") cwenv::g_fault = cwenv::Fault::kStrikeArmour;
   else
     throw std::invalid_argument("unknown fault " + name +
                                 "; choose provocation_tie, cover_level, melee_reach_edge, "
                                 "guard_reach, extra_action_twice, living_cover_tie, sync_lp, "
-                                "last_reaction, sync_aim or plan_prone");
+                                "last_reaction, sync_aim, plan_prone or strike_armour");
 }
 
 nb::list Dests(const Routes& routes) {

@@ -2,10 +2,12 @@
 // cwenv/native/combat.py wraps. Only conversions live here; the rules are in combat.cpp
 // and combat_turn.cpp.
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -20,6 +22,7 @@ using namespace cwenv::kampf;
 bool LoadKampf(nb::handle kampf, nb::handle combat, KampfView& out);  // bind_kampf.cpp
 const PromptRules& PromptRulesOf(nb::handle prompts);  // bind_prompts.cpp
 nb::object KampfAction(nb::handle kampf, const Act& a);  // bind_kampf.cpp
+nb::object PromptAction(nb::handle prompts, const PromptAct& a);  // bind_prompts.cpp
 
 namespace {
 
@@ -29,6 +32,107 @@ using MovesRow = std::tuple<nb::object, int, nb::object, int>;
 //  prone_bonus_to_own_turn, zielen_lost_on_move, zielen_lost_at_round_end, geometry,
 //  round_limit, decision_cap, exits_matter, ambush)
 using RulesRow = std::tuple<bool, int, int, bool, bool, bool, bool, int, int, int, bool, bool>;
+
+using WeaponRow = std::tuple<int, int, std::uint64_t, bool, bool, bool>;
+using SpecRow = std::tuple<int, int, std::uint64_t, std::uint64_t, std::uint64_t,
+                           std::vector<WeaponRow>>;
+using CritRow = std::tuple<int, int, bool, int, bool>;
+using VictoryRowT = std::tuple<int, int, int, int>;
+
+// cwenv/native/strike.py strike_rules: the named numbers, the tables and the stat blocks.
+class Named {
+ public:
+  explicit Named(const std::map<std::string, int>& m) : m_(m) {}
+  int operator()(const char* name) {
+    const auto it = m_.find(name);
+    if (it == m_.end()) throw std::invalid_argument(std::string("strike rules lack ") + name);
+    ++used_;
+    return it->second;
+  }
+  void Done() const {
+    if (used_ != m_.size()) throw std::invalid_argument("strike rules with unknown names");
+  }
+
+ private:
+  const std::map<std::string, int>& m_;
+  std::size_t used_ = 0;
+};
+
+StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<int>& substitute,
+                     const std::vector<int>& on_gain, const std::vector<CritRow>& crits,
+                     const std::vector<int>& fumbles, const std::vector<SpecRow>& specs,
+                     const std::vector<VictoryRowT>& victory) {
+  StrikeRules r;
+  Named n(named);
+  r.probe = {n("volltreffer_qs"), n("grosser_wurf_highest_roll") != 0, n("difference_raw") != 0,
+             n("volltreffer_wins_contest") != 0, n("lone_winner_difference") != 0,
+             n("tie_own_roll") != 0};
+  const char* costs[kSpends] = {nullptr, "cost_patzer_abwenden", "cost_probe_verbessern",
+                                "cost_probe_wiederholen", "cost_tod_abwenden",
+                                "cost_zusaetzliche_reaktion", "cost_treffer_wegstecken",
+                                "cost_zusaetzliche_aktion", "cost_zustand_abschuetteln",
+                                "cost_grosser_wurf"};
+  for (int i = 1; i < kSpends; ++i) r.cost[i] = n(costs[i]);
+  r.volltreffer_defendable = n("volltreffer_defendable");
+  r.patzer_defence_roll = n("patzer_defence_roll");
+  r.defence_patzer_niedergeworfen = n("defence_patzer_niedergeworfen");
+  r.zielen_qs_on_weakened_hit = n("zielen_qs_on_weakened_hit");
+  r.zielen_lost_on_hit = n("zielen_lost_on_hit");
+  r.table_low = n("table_low");
+  r.zerschmettert_all_direct = n("zerschmettert_all_direct");
+  r.crit_bare_die = n("crit_bare_die");
+  r.disarmed_per_die = n("disarmed_per_die");
+  r.entwaffnen_nsc_penalty = n("entwaffnen_nsc_penalty");
+  r.brechend_up = n("brechend_up");
+  r.armour_floor_zero = n("armour_floor_zero");
+  r.resistance_up = n("resistance_up");
+  r.angeschlagen_every_hit = n("angeschlagen_every_hit");
+  r.kampfunfaehig_prone = n("kampfunfaehig_prone");
+  r.nsc_at_zero_dead = n("nsc_at_zero_dead");
+  r.sterbend_damage_reinflicts = n("sterbend_damage_reinflicts");
+  r.non_lethal_floor_zero = n("non_lethal_floor_zero");
+  r.death_at_or_below = n("death_at_or_below");
+  r.tod_abwenden_ends_sterbend = n("tod_abwenden_ends_sterbend");
+  r.round_end_phased = n("round_end_phased");
+  r.extra_action_moves = n("extra_action_moves");
+  r.escalation_steps = n("escalation_steps");
+  r.unbeugsamkeit_check = n("unbeugsamkeit_check");
+  n.Done();
+  if (r.probe.volltreffer_qs < 0 || r.probe.volltreffer_qs > 2 ||
+      r.unbeugsamkeit_check < 0 || r.unbeugsamkeit_check >= kCheckValues)
+    throw std::invalid_argument("unknown volltreffer_qs or check value");
+  if (substitute.size() != kConditions || on_gain.size() != kConditions)
+    throw std::invalid_argument("one substitute and on_gain per condition");
+  for (int i = 0; i < kConditions; ++i) {
+    if (substitute[i] < -1 || substitute[i] >= kConditions || on_gain[i] < 0 || on_gain[i] > 2)
+      throw std::invalid_argument("a substitute or on_gain out of range");
+    r.substitute[i] = substitute[i], r.on_gain[i] = on_gain[i];
+  }
+  for (const auto& [row, extra, direct, condition, zehrend] : crits) {
+    if (condition < -1 || condition >= kConditions) throw std::invalid_argument("a crit's condition");
+    r.crits.push_back({row, extra, direct, condition, zehrend});
+  }
+  for (int row : fumbles) {
+    if (row < 0 || row > static_cast<int>(Fumble::kUnsauber)) throw std::invalid_argument("a fumble row");
+    r.fumbles.push_back(row);
+  }
+  if (r.crits.empty() || r.fumbles.empty()) throw std::invalid_argument("empty tables");
+  for (const auto& [armour, unbeugsamkeit, immune, resist, vuln, weapons] : specs) {
+    StrikeSpec spec{armour, unbeugsamkeit, immune, resist, vuln, {}};
+    for (const auto& [bonus, mode, forms, non_lethal, zehrend, unarmed] : weapons) {
+      if (mode < 0 || mode > kArmourDirekt) throw std::invalid_argument("an armour mode");
+      spec.weapons.push_back({bonus, mode, forms, non_lethal, zehrend, unarmed});
+    }
+    r.specs.push_back(std::move(spec));
+  }
+  for (const auto& [kind, side, vip, count] : victory) {
+    if (kind != kVictoryEliminate && kind != kVictoryExit && kind != kVictoryVip)
+      throw std::invalid_argument("a victory kind without an after-change check");
+    if (vip >= static_cast<int>(specs.size())) throw std::invalid_argument("a VIP out of range");
+    r.victory.push_back({kind, side, vip, count});
+  }
+  return r;
+}
 
 const cwenv::Moves* MovesOf(const nb::object& o, int cells) {
   if (!nb::isinstance<cwenv::Moves>(o)) throw std::invalid_argument("moves must be _core.Moves");
@@ -42,7 +146,10 @@ class PyCombat {
   PyCombat(nb::object kampf, nb::object prompts, nb::handle start, const std::vector<SetupRow>& setup,
            const std::vector<MovesRow>& moves, const RulesRow& rules,
            const std::vector<std::tuple<int, int>>& survive, const nb::bytes& exits,
-           std::uint64_t state, std::uint64_t inc)
+           const std::map<std::string, int>& strike, const std::vector<int>& substitute,
+           const std::vector<int>& on_gain, const std::vector<CritRow>& crits,
+           const std::vector<int>& fumbles, const std::vector<SpecRow>& specs,
+           const std::vector<VictoryRowT>& victory, std::uint64_t state, std::uint64_t inc)
       : kampf_(std::move(kampf)), prompts_(std::move(prompts)) {
     KampfView v;
     if (!LoadKampf(kampf_, start, v)) throw std::invalid_argument("the combat is not the game's");
@@ -66,21 +173,40 @@ class PyCombat {
     if (static_cast<int>(exits.size()) != cells) throw std::invalid_argument("one exit byte per cell");
     const auto* e = static_cast<const std::uint8_t*>(exits.data());
     r.exits.assign(e, e + cells);
+    StrikeRules sr = StrikeOf(strike, substitute, on_gain, crits, fumbles, specs, victory);
+    for (const StrikeSpec& spec : sr.specs)
+      if (spec.weapons.size() > kMaxWeapons) throw std::invalid_argument("too many weapons");
+    if (sr.specs.size() != v.g->specs.size())
+      throw std::invalid_argument("one strike spec per fighter");
+    for (std::size_t i = 0; i < sr.specs.size(); ++i)
+      if (static_cast<int>(sr.specs[i].weapons.size()) != v.g->specs[i].n_weapons)
+        throw std::invalid_argument("one strike weapon per weapon");
     combat_ = std::make_unique<NativeCombat>(*v.g, *v.lines, PromptRulesOf(prompts_), *v.s,
                                              std::move(fs), std::move(fm), std::move(r),
-                                             cwenv::Pcg32::FromState(state, inc));
+                                             std::move(sr), cwenv::Pcg32::FromState(state, inc));
   }
 
-  // The legal choices as the Kampf's Action objects (the same objects for the same choice).
+  // The legal choices as the Kampf's and Prompts' Action objects (the same objects for
+  // the same choice).
   nb::list Legal() const {
     nb::list out;
-    for (const Act& a : combat_->Legal()) out.append(KampfAction(kampf_, a));
+    if (combat_->prompt()) {
+      for (const PromptAct& a : combat_->Prompted()) out.append(PromptAction(prompts_, a));
+    } else {
+      for (const Act& a : combat_->Legal()) out.append(KampfAction(kampf_, a));
+    }
     return out;
   }
 
-  void Apply(int kind, int actor, int target, int cell, int arg) {
+  void Apply(int kind, int actor, int target, int cell, int arg, int mumm) {
     if (kind < 0 || kind > 255) throw Illegal("unknown action kind");
-    combat_->Apply({static_cast<Kind>(kind), actor, target, cell, arg});
+    if (combat_->prompt()) {
+      if (cell != -1) throw Illegal("a prompt's choice names no cell");
+      combat_->Answer({static_cast<PromptKind>(kind), actor, target, arg, mumm});
+    } else {
+      if (mumm != 0) throw Illegal("a turn's choice pays no Mumm");
+      combat_->Apply({static_cast<Kind>(kind), actor, target, cell, arg});
+    }
   }
 
   nb::object Decision() const {
@@ -100,7 +226,7 @@ class PyCombat {
   nb::object Outcome() const {
     const auto& o = combat_->outcome();
     if (!o) return nb::none();
-    return nb::make_tuple(o->winner, o->reason, o->rounds, o->survived);
+    return nb::make_tuple(o->winner, o->reason, o->rounds, o->about);
   }
 
   const NativeCombat& combat() const { return *combat_; }
@@ -121,7 +247,80 @@ class PyCombat {
     }
     nb::tuple operator()(const RoundEnded& e) const { return nb::make_tuple("RoundEnded", e.round); }
     nb::tuple operator()(const CombatEnded& e) const {
-      return nb::make_tuple("CombatEnded", e.winner, e.reason, e.rounds, e.survived);
+      return nb::make_tuple("CombatEnded", e.winner, e.reason, e.rounds, e.about);
+    }
+    nb::tuple operator()(const CheckRolled& e) const {
+      nb::list parts;
+      for (int i = 0; i < e.parts.n; ++i) {
+        const Part& p = e.parts.p[i];
+        parts.append(nb::make_tuple(static_cast<int>(p.kind), p.ref, p.value));
+      }
+      return nb::make_tuple("CheckRolled", e.fighter, static_cast<int>(e.purpose), e.attacker,
+                            e.target, e.mode, e.index, nb::tuple(parts), e.probenwert, e.d1,
+                            e.d2, e.success, e.qs, e.volltreffer, e.patzer, e.forced);
+    }
+    nb::tuple operator()(const MummSpent& e) const {
+      return nb::make_tuple("MummSpent", e.fighter, static_cast<int>(e.spend), e.cost, e.left);
+    }
+    nb::tuple operator()(const ResultKept& e) const {
+      return nb::make_tuple("ResultKept", e.fighter, e.total, e.second);
+    }
+    nb::tuple operator()(const ReactionUsed& e) const {
+      return nb::make_tuple("ReactionUsed", e.fighter, static_cast<int>(e.kind), e.left, e.extra);
+    }
+    nb::tuple operator()(const AttackDeclared& e) const {
+      return nb::make_tuple("AttackDeclared", e.attacker, e.target, e.mode, e.index);
+    }
+    nb::tuple operator()(const AttackFailed& e) const {
+      return nb::make_tuple("AttackFailed", e.attacker, e.target, e.full_cover);
+    }
+    nb::tuple operator()(const AttackRedirected& e) const {
+      return nb::make_tuple("AttackRedirected", e.attacker, e.original, e.new_target, e.d10);
+    }
+    nb::tuple operator()(const DefenceDeclined& e) const {
+      return nb::make_tuple("DefenceDeclined", e.defender);
+    }
+    nb::tuple operator()(const AttackDefended& e) const {
+      return nb::make_tuple("AttackDefended", e.attacker, e.defender, e.attack_roll,
+                            e.defence_roll);
+    }
+    nb::tuple operator()(const Hit& e) const {
+      return nb::make_tuple("Hit", e.attacker, e.target, e.qs, e.weakened, e.aim_bonus);
+    }
+    nb::tuple operator()(const TableRolled& e) const {
+      return nb::make_tuple("TableRolled", e.fighter, static_cast<int>(e.table), e.d1, e.d2,
+                            e.minus, e.row);
+    }
+    nb::tuple operator()(const DamageRolled& e) const {
+      return nb::make_tuple("DamageRolled", e.target, nb::tuple(nb::cast(e.rolls)), e.bonus,
+                            e.armour, e.mode, e.subtotal, static_cast<int>(e.factor), e.total,
+                            e.bare, e.direct, e.flat);
+    }
+    nb::tuple operator()(const DamageHalved& e) const {
+      return nb::make_tuple("DamageHalved", e.fighter, e.before, e.after);
+    }
+    static nb::tuple CauseOf(const Cause& c) {
+      return nb::make_tuple(static_cast<int>(c.kind), c.fighter, c.index);
+    }
+    nb::tuple operator()(const LPChanged& e) const {
+      return nb::make_tuple("LPChanged", e.fighter, e.before, e.after, CauseOf(e.cause));
+    }
+    nb::tuple operator()(const ConditionGained& e) const {
+      return nb::make_tuple("ConditionGained", e.fighter, e.condition, e.instead_of);
+    }
+    nb::tuple operator()(const SterbendAgain& e) const {
+      return nb::make_tuple("SterbendAgain", e.fighter, e.d10);
+    }
+    nb::tuple operator()(const ConditionLost& e) const {
+      return nb::make_tuple("ConditionLost", e.fighter, e.condition, static_cast<int>(e.cause));
+    }
+    nb::tuple operator()(const StatusChanged& e) const {
+      return nb::make_tuple("StatusChanged", e.fighter, static_cast<int>(e.status),
+                            CauseOf(e.cause));
+    }
+    nb::tuple operator()(const Acted& e) const {
+      return nb::make_tuple("Acted", e.fighter, static_cast<int>(e.act), e.target, e.index,
+                            e.value);
     }
   };
 
@@ -140,14 +339,18 @@ void BindCombat(nb::module_& m) {
                        "builds and wraps it.")
       .def(nb::init<nb::object, nb::object, nb::handle, const std::vector<SetupRow>&,
                     const std::vector<MovesRow>&, const RulesRow&,
-                    const std::vector<std::tuple<int, int>>&, const nb::bytes&, std::uint64_t,
+                    const std::vector<std::tuple<int, int>>&, const nb::bytes&,
+                    const std::map<std::string, int>&, const std::vector<int>&,
+                    const std::vector<int>&, const std::vector<CritRow>&, const std::vector<int>&,
+                    const std::vector<SpecRow>&, const std::vector<VictoryRowT>&, std::uint64_t,
                     std::uint64_t>(),
            nb::arg("kampf"), nb::arg("prompts"), nb::arg("start"), nb::arg("setup"), nb::arg("moves"),
-           nb::arg("rules"), nb::arg("survive"), nb::arg("exits"), nb::arg("state"),
-           nb::arg("inc"))
+           nb::arg("rules"), nb::arg("survive"), nb::arg("exits"), nb::arg("strike"),
+           nb::arg("substitute"), nb::arg("on_gain"), nb::arg("crits"), nb::arg("fumbles"),
+           nb::arg("specs"), nb::arg("victory"), nb::arg("state"), nb::arg("inc"))
       .def("legal", &PyCombat::Legal, "The legal choices (cwenv.engine.actions.Action).")
       .def("apply", &PyCombat::Apply, nb::arg("kind"), nb::arg("actor"), nb::arg("target"),
-           nb::arg("cell"), nb::arg("arg"),
+           nb::arg("cell"), nb::arg("arg"), nb::arg("mumm"),
            "Validate and carry out a choice (ValueError; Unported where the rules reach what "
            "is not ported).")
       .def_prop_ro("decision", &PyCombat::Decision, "(DecisionKind, fighter, slot) or None.")

@@ -13,6 +13,7 @@
 
 #include "attack_plan.hpp"
 #include "kampf.hpp"
+#include "probe.hpp"
 
 namespace nb = nanobind;
 using namespace cwenv::kampf;
@@ -134,9 +135,49 @@ nb::object PlanOf(nb::handle kampf, nb::handle combat, int attacker, int target,
                         plan.own_parts);
 }
 
+// probe.hpp's readings from (volltreffer_qs, grosser_wurf_highest_roll, difference_raw,
+// volltreffer_wins_contest, lone_winner_difference, tie_own_roll), as strike.py names them.
+using ProbeRow = std::tuple<int, bool, bool, bool, bool, bool>;
+ProbeRules ProbeRulesOf(const ProbeRow& row) {
+  ProbeRules r;
+  std::tie(r.volltreffer_qs, r.grosser_wurf_highest_roll, r.difference_raw,
+           r.volltreffer_wins_contest, r.lone_winner_difference, r.tie_own_roll) = row;
+  if (r.volltreffer_qs < 0 || r.volltreffer_qs > 2) throw std::invalid_argument("volltreffer_qs");
+  return r;
+}
+using ProbeTuple = std::tuple<int, int, int, bool, int, bool, bool>;
+ProbeTuple TupleOf(const Probe& p) {
+  return {p.probenwert, p.d1, p.d2, p.success, p.qs, p.volltreffer, p.patzer};
+}
+Probe ProbeOf(const ProbeTuple& t) {
+  Probe p;
+  std::tie(p.probenwert, p.d1, p.d2, p.success, p.qs, p.volltreffer, p.patzer) = t;
+  return p;
+}
+
 }  // namespace
 
 void BindPlan(nb::module_& m) {
+  m.def(
+      "resolve_probe",
+      [](const ProbeRow& rules, int probenwert, int d1, int d2) {
+        return TupleOf(ResolveProbe(ProbeRulesOf(rules), probenwert, d1, d2));
+      },
+      nb::arg("rules"), nb::arg("probenwert"), nb::arg("d1"), nb::arg("d2"),
+      "probe.py resolve_probe natively (src/probe.hpp), as a ProbeResult's fields.");
+  m.def(
+      "forced_volltreffer",
+      [](const ProbeRow& rules, int probenwert) {
+        return TupleOf(ForcedVolltreffer(ProbeRulesOf(rules), probenwert));
+      },
+      nb::arg("rules"), nb::arg("probenwert"), "probe.py forced_volltreffer natively.");
+  m.def(
+      "hit_qs",
+      [](const ProbeRow& rules, const ProbeTuple& attack, const ProbeTuple& defence) {
+        return HitQs(ProbeRulesOf(rules), ProbeOf(attack), ProbeOf(defence));
+      },
+      nb::arg("rules"), nb::arg("attack"), nb::arg("defence"),
+      "probe.py hit_qs natively; -1 where the defence holds (its None).");
   m.def("attack_tables", &AttackTablesOf, nb::arg("kampf"), nb::arg("malus_order"),
         nb::arg("sorts"), nb::arg("specs"), nb::arg("unarmed"), nb::arg("maneuvers"),
         nb::arg("rules"),

@@ -222,6 +222,7 @@ class Prompts {
     return out;
   }
 
+public:
   nb::object ActionOf(const PromptAct& a) {
     const std::uint64_t key = static_cast<std::uint64_t>(a.kind) |
                               static_cast<std::uint64_t>(a.actor) << 8 |
@@ -253,6 +254,11 @@ class Prompts {
 };
 
 }  // namespace
+
+// For the native combat (bind_combat.cpp): a prompt choice as its Action object.
+nb::object PromptAction(nb::handle prompts, const PromptAct& a) {
+  return nb::inst_ptr<Prompts>(prompts)->ActionOf(a);
+}
 
 // For the native combat (bind_combat.cpp): the prompts' rules a _core.Prompts holds.
 const PromptRules& PromptRulesOf(nb::handle prompts) {

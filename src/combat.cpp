@@ -26,13 +26,17 @@ int CeilDiv(int a, int b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); }
 
 NativeCombat::NativeCombat(const GameDesc& g, const Lines& lines, const PromptRules& prompts,
                            State start, std::vector<FighterSetup> setup,
-                           std::vector<FighterMoves> moves, CombatRules rules, Pcg32 dice)
+                           std::vector<FighterMoves> moves, CombatRules rules,
+                           StrikeRules strike, Pcg32 dice)
     : g_(g), lines_(lines), prompts_(prompts), s_(std::move(start)), setup_(std::move(setup)),
-      moves_(std::move(moves)), rules_(std::move(rules)), dice_(dice) {
+      moves_(std::move(moves)), rules_(std::move(rules)), strike_(std::move(strike)),
+      dice_(dice) {
   const std::size_t n = s_.fighters.size();
-  if (setup_.size() != n || moves_.size() != n || g_.specs.size() != n)
-    throw std::invalid_argument("one setup and one step table per fighter");
+  if (setup_.size() != n || moves_.size() != n || g_.specs.size() != n ||
+      strike_.specs.size() != n || !g_.attack.ready)
+    throw std::invalid_argument("one setup, step table and strike spec per fighter");
   initiative_.assign(n, 0), actions_.assign(n, 0), reactions_.assign(n, 0);
+  actionbonus_used_.assign(n, 0), stabilised_.assign(n, 0);
   stack_.emplace_back(CombatF{});
   Run({});
 }
@@ -44,13 +48,31 @@ void NativeCombat::Apply(const Act& a) {
     return b.kind == a.kind && b.actor == a.actor && b.target == a.target && b.cell == a.cell &&
            b.arg == a.arg;
   };
-  if (std::none_of(legal_.begin(), legal_.end(), same))
+  if (prompt() || std::none_of(legal_.begin(), legal_.end(), same))
     throw Illegal("illegal action for fighter " + std::to_string(decider_));
-  if (static_cast<int>(a.kind) == static_cast<int>(Kind::kMummShake) && asked_ != Asked::kTurn)
-    throw Unported("M08 at a prompt (X38)");
   ++history_;
   asked_.reset(), legal_.clear();
-  Run({true, a});
+  Value v;
+  v.set = true, v.act = a;
+  Run(v);
+  if (!outcome_ && history_ + forced_ >= rules_.decision_cap)
+    Finish(-1, CombatReason::kDecisionCap);
+}
+
+void NativeCombat::Answer(const PromptAct& a) {
+  if (outcome_) throw Illegal("the combat is over");
+  const auto same = [&](const PromptAct& b) {
+    return b.kind == a.kind && b.actor == a.actor && b.target == a.target && b.arg == a.arg &&
+           b.mumm == a.mumm;
+  };
+  if (!prompt() || std::none_of(plegal_.begin(), plegal_.end(), same))
+    throw Illegal("illegal action for fighter " + std::to_string(decider_));
+  if (a.kind == PromptKind::kMummShake) throw Unported("M08 at a prompt (X38)");
+  ++history_;
+  asked_.reset(), plegal_.clear();
+  Value v;
+  v.prompted = true, v.answer = a;
+  Run(v);
   if (!outcome_ && history_ + forced_ >= rules_.decision_cap)
     Finish(-1, CombatReason::kDecisionCap);
 }
@@ -64,18 +86,29 @@ bool NativeCombat::TakeForced() {
 
 void NativeCombat::Run(Value v) {
   while (!stack_.empty()) {
-    Frame& top = stack_.back();
-    push_.reset();
-    const Result r = std::visit([&](auto& f) { return Step(f, v); }, top);
+    push_.reset(), ret_ = {};
+    const Result r = std::visit([&](auto& f) { return Step(f, v); }, stack_.back());
     if (outcome_) return;
-    // state.py checks decide_after_change when something marked the combat dirty: no
-    // ported step does (an exit, an LP change or a status raise Unported first).
-    if (r == Result::kDecision) return;  // TURN and ORDER: never a single forced choice here
-    v = {};
+    if (dirty_ && r != Result::kDecision) {  // a pending decision (M04) is settled first
+      dirty_ = false;
+      if (DecideAfterChange()) return;
+    }
+    if (r == Result::kDecision) {
+      // state.py _pose: a prompt left with a single legal choice is no decision
+      if (!prompt() || plegal_.size() != 1) return;
+      const PromptAct only = plegal_.front();
+      asked_.reset(), plegal_.clear();
+      if (TakeForced()) return;
+      v = {};
+      v.prompted = true, v.answer = only;
+      continue;
+    }
     if (r == Result::kDone) {
       stack_.pop_back();
+      v = ret_;
     } else {
       stack_.push_back(std::move(*push_));
+      v = {};
     }
   }
   Finish(-1, CombatReason::kRoundLimit);
@@ -85,11 +118,56 @@ void NativeCombat::Pose(Asked kind, int fighter, int slot) {
   asked_ = kind, decider_ = fighter, slot_ = slot;
 }
 
-void NativeCombat::Finish(int winner, CombatReason reason, int survived) {
-  outcome_ = Outcome{winner, static_cast<int>(reason), round_, survived};
+// state.py _compute_legal for a prompt: the M08 shakes first (X38), then the choices.
+NativeCombat::Result NativeCombat::Ask(Asked kind, int fighter,
+                                       const std::vector<PromptAct>& choices) {
+  PromptShakes(g_, prompts_, s_.fighters[fighter], fighter, false,
+               turn_fighter_ == fighter && TurnBenommen(), plegal_);
+  plegal_.insert(plegal_.end(), choices.begin(), choices.end());
+  Pose(kind, fighter, 0);
+  return Result::kDecision;
+}
+
+bool NativeCombat::TurnBenommen() const {  // state.py turn_benommen: the innermost turn's
+  for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+    if (const auto* t = std::get_if<TurnF>(&*it)) return t->benommen;
+  return false;
+}
+
+void NativeCombat::Finish(int winner, CombatReason reason, int about) {
+  outcome_ = Outcome{winner, static_cast<int>(reason), round_, about};
   stack_.clear();
-  asked_.reset(), legal_.clear();
-  events_.push_back(CombatEnded{winner, static_cast<int>(reason), round_, survived});
+  asked_.reset(), legal_.clear(), plegal_.clear();
+  events_.push_back(CombatEnded{winner, static_cast<int>(reason), round_, about});
+}
+
+// victory.py decide_after_change: the listed conditions in their order, then ELIMINATE.
+bool NativeCombat::DecideAfterChange() {
+  for (const VictoryRow& v : strike_.victory) {
+    if (v.kind == kVictoryEliminate) {
+      bool runners = false, gegner = false;
+      for (const Fighter& f : s_.fighters) {
+        if (!f.standing()) continue;
+        runners |= f.side == kRunner, gegner |= f.side == kGegner;
+      }
+      if (!runners && !gegner) Finish(-1, CombatReason::kBothOut);
+      else if (!runners) Finish(kGegner, CombatReason::kRunnersOut);
+      else if (!gegner) Finish(kRunner, CombatReason::kGegnerOut);
+    } else if (v.kind == kVictoryExit) {
+      int fled = 0;
+      for (const Fighter& f : s_.fighters) fled += f.side == v.side && f.fled;
+      if (v.vip >= 0 ? s_.fighters[v.vip].fled : fled >= v.count)
+        Finish(v.side, CombatReason::kExit);
+    } else if (v.kind == kVictoryVip) {
+      const Fighter& vip = s_.fighters[v.vip];
+      if (vip.dead || vip.down)
+        Finish(v.side == kRunner ? kGegner : kRunner, CombatReason::kVipFallen, v.vip);
+    } else {
+      throw std::logic_error("a victory kind without its check");
+    }
+    if (outcome_) return true;
+  }
+  return false;
 }
 
 // -- the round (roundflow.py) -----------------------------------------------------------------
@@ -239,12 +317,27 @@ NativeCombat::Result NativeCombat::Turn(int fighter) {  // RoundFrame._turn
   throw std::logic_error("chosen actor not in the queue");
 }
 
-NativeCombat::Result NativeCombat::Step(EndRoundF& f, Value) {  // EndOfRoundFrame, _cleanup
-  if (f.stage == 0)
+// EndOfRoundFrame (D08, X31): per fighter in initiative order, the dying check; then
+// _cleanup. Zehrend (Z08) is not ported: with none held, X31's two orders are one.
+NativeCombat::Result NativeCombat::Step(EndRoundF& e, Value v) {
+  if (e.stage == 0) {
     for (const Fighter& x : s_.fighters)
-      if (!x.dead && !x.fled && (x.n_zehrend || x.Has(kSterbend)))
-        throw Unported("Zehrend and the dying at the round's end (D03, D08, Z08, X31)");
-  for (Fighter& x : s_.fighters) {
+      if (!x.dead && !x.fled && x.n_zehrend)
+        throw Unported("Zehrend at the round's end (Z08, X31)");
+    for (std::size_t i = 0; i < s_.fighters.size(); ++i)
+      if (!s_.fighters[i].dead && !s_.fighters[i].fled) e.order.push_back(static_cast<int>(i));
+    std::stable_sort(e.order.begin(), e.order.end(), [&](int a, int b) {
+      const auto key = [&](int i) {
+        return std::array<int, 4>{-initiative_[i], -setup_[i].grundwert, s_.fighters[i].side, i};
+      };
+      return key(a) < key(b);
+    });
+    e.stage = 1;
+    v = {};
+  }
+  const Result r = Dying(e, v);
+  if (r != Result::kDone) return r;
+  for (Fighter& x : s_.fighters) {  // _cleanup: round-scoped effects end (X03, H09, P08)
     x.armour_bonus = 0, x.focus_bonus = 0, x.helpers = 0;
     if (rules_.zielen_lost_at_round_end) x.aim_stacks = 0, x.aim_target = -1;
   }

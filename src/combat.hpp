@@ -3,15 +3,15 @@
 // cwenv/engine/state.py Combat and the frames of cwenv/engine/roundflow.py, turn.py and
 // movement.py, which stay the readable reference.
 //
-// Ported so far: the round flow (initiative by steps or passes, I01-I04, I10-I13; the tie
-// orders and the side's choice of who acts, X16; reactions, R01, X01), the turn (H00:
-// END_TURN and movement legs, B01; the legal list is legality.cpp's), movement up to a
-// guard who would be asked for a Blockadeangriff (R04, prompts.cpp's choices), the end of the round without Zehrend or the dying
-// (cleanup, X03), and the victory checks at the round's end (SURVIVE, the round limit)
-// and the decision cap. Whatever else the rules reach raises Unported naming the rule,
-// before anything of it is applied: the caller (cwenv/native/combat.py) knows the native
-// combat has stopped there. tests/test_native_combat.py plays it in lockstep with the
-// reference and compares every legal list, event and outcome.
+// Ported so far (docs/native.md "The native combat"): the round flow (I01-I04, I10-I13,
+// X16, R01, X01), the turn (H00; END_TURN, movement, M07, M08, ATTACK, ZIELEN, AUFSTEHEN,
+// drawing), movement with its Blockadeangriffe (B01, R04), the Probe with its Mumm prompts
+// (combat_check.cpp), weapon attacks and Blockadeangriffe (combat_attack.cpp), damage,
+// conditions, dying and death (combat_damage.cpp), the victory checks after a change and
+// at the round's end, and the decision cap. Whatever else the rules reach raises Unported
+// naming the rule, before anything of it is applied: the caller (cwenv/native/combat.py)
+// knows the native combat has stopped there. tests/test_native_combat.py plays it in
+// lockstep with the reference and compares every legal list, event and outcome.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +21,11 @@
 #include <variant>
 #include <vector>
 
+#include "attack_plan.hpp"
+#include "combat_events.hpp"
 #include "kampf.hpp"
 #include "paths.hpp"
+#include "probe.hpp"
 #include "prompts.hpp"
 #include "stream.hpp"
 
@@ -41,36 +44,11 @@ class Illegal : public std::invalid_argument {
 };
 
 // cwenv.engine.actions.DecisionKind values the native frames pose so far.
-enum class Asked : std::uint8_t { kTurn = 0, kOrder = 1 };
+enum class Asked : std::uint8_t {
+  kTurn = 0, kOrder = 1, kPreCheck = 2, kPostCheck = 3, kKeep = 4, kDefend = 5,
+  kNiederwerfen = 6, kBlockade = 7, kDamage = 9, kDeath = 10,
+};
 inline constexpr int kChooseActor = 24;  // ActionKind.CHOOSE_ACTOR
-
-// The events the native frames emit so far (cwenv/engine/events.py), by value.
-struct RoundStarted { int round; };
-struct InitiativeRolled {
-  int fighter, grundwert;
-  std::vector<int> dice;
-  int initiative, reactions, actions;
-  std::vector<int> steps;
-};
-struct TurnStarted { int fighter, step; bool passes; };
-struct TurnEnded { int fighter; };
-struct Moved {
-  int fighter;
-  std::vector<int> path;  // cells
-  int metres;
-  bool sprint;  // "sprintet", else "geht"
-};
-struct RoundEnded { int round; };
-struct CombatEnded {
-  int winner;  // a Side, -1 for a draw
-  int reason;  // CombatReason
-  int rounds;
-  int survived;  // SURVIVE's rounds, for its reason text
-};
-using Event =
-    std::variant<RoundStarted, InitiativeRolled, TurnStarted, TurnEnded, Moved, RoundEnded,
-                 CombatEnded>;
-enum class CombatReason : std::uint8_t { kRoundLimit, kDecisionCap, kSurvived };
 
 // What the native combat reads of the game beyond GameDesc (cwenv/native/combat.py).
 struct FighterSetup {
@@ -95,6 +73,57 @@ struct CombatRules {
   bool ambush;            // X45: a side is ambushed and surprise is on
 };
 
+// What an attack, its damage and a fighter's fall read (checks.py, attack.py, hits.py,
+// damage.py, effects.py, victory.py), handed over evaluated by cwenv/native/strike.py, so
+// the rules' tables stay in Python: the Volltreffer and Patzer tables (A07, A08) as rows
+// per 2W10 - QS, the conditions' substitutes and what gaining one does (Z01-Z07), the
+// weapons' damage as hits.py damage_bonus gives it.
+struct StrikeWeapon {
+  int bonus;            // hits.py damage_bonus (A06, X12)
+  int armour_mode;      // ArmourMode's position: 0 normal, 1 brechend, 2 direkt
+  std::uint64_t forms;  // the damage forms, a bit set over the game's forms (D04)
+  bool non_lethal, zehrend, unarmed;
+};
+struct StrikeSpec {
+  int armour, unbeugsamkeit;
+  std::uint64_t immune, resist, vuln;  // D04, over the game's forms
+  std::vector<StrikeWeapon> weapons;   // spec.all_weapons
+};
+struct TableRow { int row, extra; bool direct; int condition; bool zehrend; };  // A07, A08
+inline constexpr int kArmourNormal = 0, kArmourBrechend = 1, kArmourDirekt = 2;
+// rules/tables.py FumbleRow's positions (A08), what patzer_effects does per row.
+enum class Fumble : std::uint8_t {
+  kMuskelriss, kUeberdehnt, kOffeneDeckung, kFehltritt, kWaffeBlockiert, kEntmutigt, kUnsauber,
+};
+struct VictoryRow { int kind, side, vip, count; };  // game.victory's, checked after a change
+inline constexpr int kVictoryEliminate = 0, kVictoryExit = 2, kVictoryVip = 3;  // VictoryKind
+inline constexpr int kOnGainLetGo = 1, kOnGainReactionsLost = 2;  // StrikeRules::on_gain
+struct StrikeRules {
+  ProbeRules probe;
+  std::array<int, kSpends> cost{};  // MummSpend.cost
+  bool volltreffer_defendable;      // A02
+  bool patzer_defence_roll;         // X09 patzer_defender_qs: defence_roll
+  bool defence_patzer_niedergeworfen;  // X09
+  bool zielen_qs_on_weakened_hit, zielen_lost_on_hit;  // H11, X03
+  int table_low;                    // the lowest 2W10 - QS both tables list; lower reads it
+  std::vector<TableRow> crits;      // tables.py volltreffer_effect from table_low on
+  std::vector<int> fumbles;         // tables.py patzer_row from table_low on (Fumble)
+  bool zerschmettert_all_direct, crit_bare_die, disarmed_per_die;  // X33, X22
+  int entwaffnen_nsc_penalty;       // K01
+  bool brechend_up, armour_floor_zero, resistance_up;  // D01, X08, D04, X32
+  bool angeschlagen_every_hit, kampfunfaehig_prone, nsc_at_zero_dead;  // D06, X28, X44, X34
+  bool sterbend_damage_reinflicts, non_lethal_floor_zero, death_at_or_below;  // Z06, X05
+  bool tod_abwenden_ends_sterbend;  // M04
+  bool round_end_phased;            // X31
+  bool extra_action_moves;          // X38 mumm_extra_action_moves (M07)
+  int escalation_steps;             // X19
+  int unbeugsamkeit_check;          // CheckValue.UNBEUGSAMKEIT (D08)
+  std::array<int, kConditions> substitute{};  // tables/conditions.py, -1: none
+  std::array<int, kConditions> on_gain{};     // 0 nothing, kOnGainLetGo, kOnGainReactionsLost
+  std::vector<StrikeSpec> specs;    // one per fighter
+  std::vector<VictoryRow> victory;  // the listed after-change conditions, then ELIMINATE
+};
+
 // One fighter's step tables (turn.py move_search): free and eingeschränkt.
 struct FighterMoves {
   const Moves* free;
@@ -106,7 +135,10 @@ struct FighterMoves {
 // The frames (frames.py), one struct per frame class, with the same stages.
 struct CombatF { int stage = 0; };
 struct RoundF { int stage = 0; };
-struct EndRoundF { int stage = 0; };
+struct EndRoundF {  // roundflow.py EndOfRoundFrame: the dying checks in its order (D08, X31)
+  int stage = 0, pos = 0, phase = 0;
+  std::vector<int> order;
+};
 struct TurnF {
   int stage = 0, fighter = 0, slot = 0;
   int handlungen = 1, grants = 1, sprint_bonus = 0, moved = 0, parity = 0;
@@ -115,28 +147,75 @@ struct TurnF {
   std::vector<Act> legal;
 };
 struct MoveF {
+  int stage = 0;  // movement.py MoveStage: walking, a guard answered, back from its attack
+  int reactor = -1;
+  std::uint64_t asked = 0;  // the guards asked in this move (R04), a bit set
   int fighter = 0;
   std::vector<int> path, spent, done;
   bool sprint = false;
   int i = 0, start = -1;
 };
-using Frame = std::variant<CombatF, RoundF, EndRoundF, TurnF, MoveF>;
+// checks.py CheckFrame: before the roll, the roll, after it, which of two stands (M03).
+struct CheckF {
+  int stage = 0, fighter = 0, own = 0;
+  Purpose purpose = Purpose::kAttack;
+  int attacker = -1, target = -1, mode = -1, index = -1;  // the attack it is about
+  Parts parts;
+  int improved = 0, rerolls = 0;
+  bool helped = false;
+  Probe result, first;
+};
+// attack.py AttackFrame, its stages numbered as AttackStage.
+struct AttackF {
+  int stage = 0, attacker = 0, target = 0, index = 0;
+  Mode mode = Mode::kWeapon;
+  std::vector<int> targets;
+  int ti = 0;
+  Probe attack;
+  CoverAnswer cover{};
+  int no_cover_pw = 0, aim_qs = 0;
+};
+// damage.py DamageFrame and LoseLPFrame.
+struct DamageF {
+  int stage = 0, target = 0, source = -1, dice = 0, bonus = 0, mode = 0;
+  std::uint64_t forms = 0;
+  bool non_lethal = false;
+  Cause cause;
+  int bare = 0, direct_tail = 0, flat = 0, total = 0;
+};
+struct LoseLPF {
+  int stage = 0, fighter = 0, amount = 0;
+  Cause cause;
+  bool damage = true, non_lethal = false, die = false;
+};
+// damage.py SequenceFrame as hits.py and effects.py fill it: the damage frames, in turn.
+struct SeqF {
+  std::vector<DamageF> frames;
+  int i = 0;
+};
+using Frame = std::variant<CombatF, RoundF, EndRoundF, TurnF, MoveF, CheckF, AttackF, DamageF,
+                           LoseLPF, SeqF>;
 
-struct Outcome { int winner, reason, rounds, survived; };
+struct Outcome { int winner, reason, rounds, about; };  // about: CombatEnded's
 
 class NativeCombat {
  public:
   NativeCombat(const GameDesc& g, const Lines& lines, const PromptRules& prompts, State start,
                std::vector<FighterSetup> setup, std::vector<FighterMoves> moves,
-               CombatRules rules, Pcg32 dice);
+               CombatRules rules, StrikeRules strike, Pcg32 dice);
 
-  // The one legality function: every legal choice of the current decider.
+  // The one legality function: every legal choice of the current decider. A TURN or
+  // ORDER decision's are Acts (Legal), a prompt's PromptActs (Prompted: the M08 shakes,
+  // then the frame's choices, as state.py _compute_legal lists them).
+  bool prompt() const { return asked_ && *asked_ != Asked::kTurn && *asked_ != Asked::kOrder; }
   const std::vector<Act>& Legal() const { return legal_; }
+  const std::vector<PromptAct>& Prompted() const { return plegal_; }
   std::optional<Asked> decision() const { return asked_; }
   int decider() const { return decider_; }
   int slot() const { return slot_; }  // TURN: the step or pass; ORDER: the step
   // Validate, then run the rules to the next decision (Illegal, Unported).
   void Apply(const Act& a);
+  void Answer(const PromptAct& a);
 
   const std::vector<Event>& events() const { return events_; }
   const std::optional<Outcome>& outcome() const { return outcome_; }
@@ -147,12 +226,16 @@ class NativeCombat {
   const Pcg32& dice() const { return dice_; }
 
  private:
-  // Each returns what frames.py's step does: a decision posed (true), or the frame done
-  // (Return) or another pushed, as the driver (Run) reads from the stack.
+  // What frames.py's step returns: a decision posed, another frame pushed (push_), or the
+  // frame done (Return; its value in ret_), as the driver (Run) reads from the stack.
   enum class Result : std::uint8_t { kDecision, kPushed, kDone };
-  struct Value {
+  struct Value {  // what the driver hands the top frame: a choice, or a returned result
     bool set = false;
     Act act{};
+    bool prompted = false;
+    PromptAct answer{};
+    bool probed = false;
+    Probe probe{};
   };
   void Run(Value v);
   Result Step(CombatF& f, Value v);
@@ -160,16 +243,52 @@ class NativeCombat {
   Result Step(EndRoundF& f, Value v);
   Result Step(TurnF& f, Value v);
   Result Step(MoveF& f, Value v);
+  Result Step(CheckF& f, Value v);
+  Result Step(AttackF& f, Value v);
+  Result Step(DamageF& f, Value v);
+  Result Step(LoseLPF& f, Value v);
+  Result Step(SeqF& f, Value v);
+  Result Push(Frame f) { push_ = std::move(f); return Result::kPushed; }
+  Result Return(const Probe& p) { ret_ = {}; ret_.probed = true, ret_.probe = p; return Result::kDone; }
   void StartRound();
   Result NextTurn();
   Result Turn(int fighter);
   Result Do(TurnF& t, const Act& a);
   Result EndTurn(int fighter);
   bool TakeForced();
-  void Finish(int winner, CombatReason reason, int survived = 0);
+  void Finish(int winner, CombatReason reason, int about = 0);
+  bool DecideAfterChange();
   void Pose(Asked kind, int fighter, int slot);
+  Result Ask(Asked kind, int fighter, const std::vector<PromptAct>& choices);
+  bool TurnBenommen() const;
   void MoveFighter(int fi, int cell);
   Result Finish(MoveF& m);
+  // the Probe (combat_check.cpp)
+  CheckF Check(int fi, int check, Purpose purpose, bool reaction, bool defence);
+  CheckAt At(const CheckF& c) const;
+  Probe Roll(CheckF& c, bool forced);
+  void SpendMumm(int fi, Spend spend);
+  Reacting ReactingOf(int fi) const { return {reactions_[fi], actionbonus_used_[fi] != 0}; }
+  bool CanReact(const Fighter& f) const;
+  void PayReaction(int fi, int with_mumm, Reaction kind);
+  // conditions, damage, dying and death (combat_damage.cpp)
+  void GainCondition(int fi, int cond);
+  void LoseCondition(int fi, int cond, LostBy cause);
+  Result WouldDie(LoseLPF& l);
+  void Kill(int fi, const Cause& cause);
+  void LetGo(Fighter& f) { f.climb_cell = -1, f.climb_height = 0; }
+  Result Dying(EndRoundF& e, Value v);
+  // the attack (combat_attack.cpp)
+  Result Declare(AttackF& a);
+  Result RollAttack(AttackF& a, const Value& v);
+  Result Rolled(AttackF& a, const Probe& result);
+  Result NextTarget(AttackF& a);
+  Result HitTarget(AttackF& a, int weakened_qs);
+  Result Defend(AttackF& a, const PromptAct& choice);
+  Result Compared(AttackF& a, const Probe& result);
+  Result PatzerEffects(AttackF& a, int qs);
+  Result HitEffects(AttackF& a, int target, int qs, int extra, bool direct);
+  std::size_t TableAt(std::size_t rows, int roll) const;
 
   const GameDesc& g_;
   const Lines& lines_;
@@ -178,22 +297,28 @@ class NativeCombat {
   std::vector<FighterSetup> setup_;
   std::vector<FighterMoves> moves_;
   CombatRules rules_;
+  StrikeRules strike_;
   Pcg32 dice_;
   // FighterState fields the legality's Fighter does not hold
   std::vector<int> initiative_, actions_, reactions_;
+  std::vector<std::uint8_t> actionbonus_used_, stabilised_;
   std::vector<std::pair<int, int>> queue_;  // (step or pass, fighter) still to act
   std::vector<Frame> stack_;
   std::optional<Frame> push_;  // what a Step pushes (after it returns: the stack may move)
+  Value ret_;                  // what a Step that returns kDone hands its caller
   std::vector<Event> events_;
   std::optional<Outcome> outcome_;
   std::optional<Asked> asked_;
   int decider_ = -1, slot_ = 0;
   std::vector<Act> legal_;
-  std::vector<PromptAct> asked_acts_;  // a guard's Blockadeangriffe (R04)
+  std::vector<PromptAct> plegal_;
+  std::vector<PromptAct> asked_acts_;  // scratch for the prompts' choices
   int round_ = 0, turn_fighter_ = -1;
+  bool dirty_ = false;  // state.py mark_dirty: something that can decide the fight happened
   long long history_ = 0, forced_ = 0;
   MoveInputs scratch_;
   TurnAnswer answer_;
+  Plan plan_;
 };
 
 }  // namespace cwenv::kampf

@@ -66,9 +66,56 @@ NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
       push_ = std::move(m);
       return Result::kPushed;
     }
+    case Kind::kMummExtraAction: {  // M07
+      SpendMumm(t.fighter, Spend::kZusaetzlicheAktion);
+      s_.fighters[t.fighter].extra_action_used = true;
+      ++t.handlungen;
+      if (t.benommen) t.benommen = false, t.grants = 0;  // after Z02: the movement stays lost
+      if (strike_.extra_action_moves) ++t.grants;
+      return Result::kDecision;
+    }
+    case Kind::kMummShake: {  // M08 (conditions.py shake_with_mumm)
+      if (a.arg >= kZehrendArg) throw Unported("M08 on a Zehrend (X55)");
+      SpendMumm(t.fighter, Spend::kZustandAbschuetteln);
+      LoseCondition(t.fighter, a.arg, LostBy::kMumm);
+      if (a.arg == kBenommen && t.benommen) t.benommen = false;
+      return Result::kDecision;
+    }
+    default:
+      break;
+  }
+  // H00: one Handlung; tables/handlungen.py's entry carries it out
+  Fighter& f = s_.fighters[t.fighter];
+  switch (a.kind) {
+    case Kind::kAttack: {  // H01 (handlungen.py attack)
+      --t.handlungen;
+      AttackF attack;
+      attack.attacker = t.fighter, attack.target = a.target, attack.index = a.arg;
+      attack.mode = Mode::kWeapon;
+      return Push(std::move(attack));
+    }
+    case Kind::kZielen: {  // H11, X03 (handlungen.py zielen)
+      --t.handlungen;
+      if (f.aim_target == a.target) {
+        f.aim_stacks = std::min(f.aim_stacks + 1, g_.options.zielen_max_stacks);
+      } else {
+        f.aim_target = a.target, f.aim_stacks = 1;
+      }
+      events_.push_back(Acted{t.fighter, ActKind::kAim, a.target, -1, f.aim_stacks});
+      return Result::kDecision;
+    }
+    case Kind::kAufstehen:  // H02
+      --t.handlungen;
+      LoseCondition(t.fighter, kNiedergeworfen, LostBy::kStandsUp);
+      return Result::kDecision;
+    case Kind::kDraw:  // H04
+      --t.handlungen;
+      f.drawn = a.arg;
+      events_.push_back(Acted{t.fighter, ActKind::kDraw, -1, a.arg, 0});
+      return Result::kDecision;
     default:
       throw Unported("the turn action " + std::to_string(static_cast<int>(a.kind)) +
-                     " (H01-H12, M07, M08)");
+                     " (H01-H12)");
   }
 }
 
@@ -85,28 +132,48 @@ void NativeCombat::MoveFighter(int fi, int cell) {
   f.pos = cell;
   f.climb_cell = -1, f.climb_height = 0;  // X40: a climber who moves lets go
   if (s_.occupant[cell] < 0) s_.occupant[cell] = static_cast<std::int16_t>(fi);
+  if (rules_.exits[cell]) dirty_ = true;
 }
 
-// movement.py MoveFrame.step (B01, R04): walk the path cell by cell.
-NativeCombat::Result NativeCombat::Step(MoveF& m, Value) {
+// movement.py MoveFrame.step (B01, R04): walk the path cell by cell; each step may
+// provoke a Blockadeangriff of every guard it passes, once per guard and move.
+NativeCombat::Result NativeCombat::Step(MoveF& m, Value v) {
+  constexpr int kWalking = 0, kReactorAnswered = 1, kResumed = 2;  // MoveStage
   Fighter& f = s_.fighters[m.fighter];
   if (m.start < 0) m.start = f.pos;
+  if (m.stage == kReactorAnswered) {
+    m.stage = kWalking;
+    if (v.prompted && v.answer.kind == PromptKind::kBlockadeAttack) {
+      PayReaction(m.reactor, v.answer.mumm, Reaction::kBlockade);
+      m.stage = kResumed;
+      AttackF attack;
+      attack.attacker = m.reactor, attack.target = m.fighter, attack.index = v.answer.arg;
+      attack.mode = Mode::kBlockade;
+      return Push(std::move(attack));
+    }
+  }
+  if (m.stage == kResumed) {  // back from a Blockadeangriff
+    m.stage = kWalking;
+    if (!f.standing() || f.Has(kBenommen)) return Finish(m);
+  }
   while (m.i < static_cast<int>(m.path.size())) {
     const int a = f.pos, b = m.path[m.i];
-    // R04: a guard whose reach the step passes may be asked to strike (blockade_prompt;
-    // none has been asked in this move: the first asked stops the native combat)
+    // R04 (blockade_prompt): the first guard not yet asked whose reach the step passes
     for (std::size_t gi = 0; gi < s_.fighters.size(); ++gi) {
       const Fighter& g = s_.fighters[gi];
-      if (g.side == f.side || !g.standing()) continue;
+      if (m.asked >> gi & 1 || g.side == f.side || !g.standing()) continue;
       const int reach = MeleeReach(g_.specs[gi], g);
       if (reach <= 0) continue;
       const int rx = a % g_.width - g.pos % g_.width, ry = a / g_.width - g.pos / g_.width;
       const int sx = b % g_.width - a % g_.width, sy = b / g_.width - a / g_.width;
       if (!Passes(static_cast<Geometry>(rules_.geometry), rx, ry, sx, sy, reach)) continue;
-      asked_acts_.clear();  // movement.py blockade_choices: is the guard asked?
-      BlockadeChoices(g_, prompts_, g, static_cast<int>(gi),
-                      {reactions_[gi], false}, m.fighter, a, b, asked_acts_);
-      if (!asked_acts_.empty()) throw Unported("a Blockadeangriff on the way (R04)");
+      BlockadeChoices(g_, prompts_, g, static_cast<int>(gi), ReactingOf(static_cast<int>(gi)),
+                      m.fighter, a, b, asked_acts_);
+      if (asked_acts_.empty()) continue;
+      m.asked |= std::uint64_t{1} << gi;
+      m.reactor = static_cast<int>(gi);
+      m.stage = kReactorAnswered;
+      return Ask(Asked::kBlockade, m.reactor, asked_acts_);
     }
     const int other = s_.occupant[b] >= 0 ? s_.occupant[b] : m.fighter;
     const bool last = m.i == static_cast<int>(m.path.size()) - 1;

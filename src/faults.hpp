@@ -18,6 +18,7 @@ enum class Fault {
   kLastReaction,  // kampf::ReactionChoice (prompts.cpp): no reactions left still counts as one
   kSyncAim,  // kampf::EventSync::ApplyActed: an AIM event sets one aim stack fewer
   kPlanProne,  // kampf::PlanAttack: a prone target's -2 (R06) also behind half cover
+  kStrikeArmour,  // kampf::NativeCombat's DamageFrame: armour one point less (A06)
 };
 
 inline Fault g_fault = Fault::kNone;

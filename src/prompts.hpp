@@ -22,7 +22,8 @@ enum class PromptKind : std::uint8_t {
   kMummShake = 23, kPreNone = 25, kPreImprove = 26, kPreGrosserWurf = 27, kPostAccept = 28,
   kPostReroll = 29, kPostAvert = 30, kKeepFirst = 31, kKeepSecond = 32, kDefend = 33,
   kNoDefence = 34, kDropProne = 35, kStayUp = 36, kBlockadeAttack = 37, kLetPass = 38,
-  kCatchFall = 39, kNoCatch = 40, kPreActionbonus = 47,
+  kCatchFall = 39, kNoCatch = 40, kHalveDamage = 41, kTakeDamage = 42, kAvertDeath = 43,
+  kAcceptDeath = 44, kPreActionbonus = 47,
 };
 
 // One prompt choice as cwenv.engine.actions.Action numbers it (-1: unused).

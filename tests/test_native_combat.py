@@ -1,30 +1,32 @@
 """The native combat (issue #16, src/combat.hpp, cwenv/native/combat.py) in lockstep with
 the reference: seeded games of the differential test's pools (every shipped scenario,
 generated fights, hand-built ones; every rule variant, so both initiative systems and
-every tie order) played by random choices among the moves, the end of the turn and the
-choice of who acts. After every choice both have the same events (typed and frozen,
-compared by value), the same pending decision and the same legal list, order included,
-and the same outcome; where the rules reach what the native frames do not run yet (an
-attack, a Blockadeangriff on the way, a danger zone, an exit, a climber, the ambush), the
-core says so, naming the rule, and its events up to there are the reference's."""
+every tie order) played by random choices among what the native frames carry out — the
+moves, weapon attacks, Zielen, Aufstehen, drawing, M07, M08 in the turn, the end of the
+turn, the choice of who acts, and every answer to a prompt but M08 there (the Probe's
+Mumm spends, dropping prone, the defences, Blockadeangriffe, M06, M04). After every
+choice both have the same events (typed and frozen, compared by value), the same pending
+decision and the same legal list, order included, and the same outcome; where the rules
+reach what the native frames do not run yet (another Handlung, a Zehrend, a Fehltritt, a
+danger zone, an exit, a climber, the ambush), the core says so, naming the rule, and its
+events up to there are the reference's."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 pytest.importorskip("cwenv._core", reason="the native core is not built")
 
-from cwenv.engine.actions import ActionKind, DecisionKind
+from cwenv.engine.actions import ActionKind
 from cwenv.engine.state import IllegalActionError
 from cwenv.native import cases
-from cwenv.native.combat import NativeCombat, Unported
+from cwenv.native.combat import PROMPTS, TURN_CHOICES, NativeCombat, Unported, playable
 from cwenv.native.differential import engine_as
 
-PLAYED = {ActionKind.MOVE, ActionKind.END_TURN, ActionKind.CHOOSE_ACTOR}
-"""The choices the native frames carry out so far."""
 STEPS = 5000
 
 
@@ -44,7 +46,13 @@ def _lockstep(index: int, pool: str) -> Counter[str]:
     rng = random.Random(case.seed)
     for step in range(STEPS):
         at = f"{where} step {step}"
-        assert nat.events == ref.events, at
+        if nat.events != ref.events:
+            first = next(
+                (i for i, (n, r) in enumerate(zip(nat.events, ref.events, strict=False)) if n != r),
+                min(len(nat.events), len(ref.events)),
+            )
+            got, want = nat.events[first : first + 1], ref.events[first : first + 1]
+            raise AssertionError(f"{at}: event {first}: native {got} != reference {want}")
         assert nat.outcome == ref.outcome, at
         if ref.outcome is not None:
             seen["ended"] += 1
@@ -54,12 +62,9 @@ def _lockstep(index: int, pool: str) -> Counter[str]:
         assert (n.kind, n.fighter) == (d.kind, d.fighter), at
         legal = ref.legal_actions()
         assert nat.legal_actions() == legal, at
-        playable = [a for a in legal if a.kind in PLAYED]
-        if d.kind is DecisionKind.TURN:
-            seen["turn decisions"] += 1
-        else:
-            seen["order decisions"] += 1
-        action = rng.choice(playable)
+        seen[d.kind.name] += 1
+        action = rng.choice(playable(d.kind, legal))
+        seen[f"chose {action.kind.name}"] += 1
         before = len(ref.events)
         ref.apply(action)
         try:
@@ -87,9 +92,35 @@ def test_the_native_combat_plays_as_the_reference() -> None:
             seen += _lockstep(index, "shipped")
         for index in range(60):  # generated and hand-built fights, drawn readings
             seen += _lockstep(index, "mixed")
-    assert seen["steps"] > 2000, seen
-    assert seen["order decisions"] > 0, seen  # X16: the side picks who acts
-    assert seen["ended"] + seen["cut"] > 0, seen  # some play to an end or to the step cap
+    assert seen["steps"] > 40_000, seen
+    assert seen["ORDER"] > 0, seen  # X16: the side picks who acts
+    for kind in PROMPTS:  # every ported prompt asked, and answered every way
+        assert seen[kind.name] > 0, (kind, seen)
+    for kind in (
+        *TURN_CHOICES - {ActionKind.MUMM_EXTRA_ACTION, ActionKind.MUMM_SHAKE},
+        ActionKind.PRE_IMPROVE,
+        ActionKind.PRE_GROSSER_WURF,
+        ActionKind.POST_REROLL,
+        ActionKind.POST_AVERT,
+        ActionKind.KEEP_FIRST,
+        ActionKind.DEFEND,
+        ActionKind.NO_DEFENCE,
+        ActionKind.DROP_PRONE,
+        ActionKind.BLOCKADE_ATTACK,
+        ActionKind.HALVE_DAMAGE,
+        ActionKind.AVERT_DEATH,
+        ActionKind.ACCEPT_DEATH,
+    ):
+        assert seen[f"chose {kind.name}"] > 0, (kind, seen)
+    assert seen["ended"] > 50, seen  # whole fights to their verdict
+
+
+def test_a_planted_difference_is_caught(fault: Callable[[str], None]) -> None:
+    fault("strike_armour")  # the native DamageFrame reads one point of armour less
+    with engine_as("native"), pytest.raises(AssertionError, match="DamageRolled") as failure:
+        for index in range(10):
+            _lockstep(index, "shipped")
+    assert "seed" in str(failure.value), failure.value
 
 
 def test_an_illegal_choice_is_refused_and_changes_nothing() -> None:

@@ -23,7 +23,7 @@ def maps() -> list[tuple[str, BattleMap]]:
 def test_an_unknown_fault_is_refused() -> None:
     choices = (
         "provocation_tie, cover_level, melee_reach_edge, guard_reach, extra_action_twice, "
-        "living_cover_tie, sync_lp, last_reaction, sync_aim or plan_prone"
+        "living_cover_tie, sync_lp, last_reaction, sync_aim, plan_prone or strike_armour"
     )
     with pytest.raises(ValueError, match=f"unknown fault x; choose {choices}"):
         _core._fault("x")

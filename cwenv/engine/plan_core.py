@@ -22,13 +22,16 @@ from typing import TYPE_CHECKING, Any
 from cwenv.battlemap import los
 from cwenv.engine.cover import Cover
 from cwenv.engine.parts import (
+    ACTIONBONUS,
     AIM,
     BEHINDERUNG,
     CONDITION_SOURCES,
     COVER_SOURCES,
     DISARMED,
     FOCUS,
+    HELP,
     MANEUVER_SOURCES,
+    MUMM,
     PRONE_TARGET,
     RANGE,
     VALUE_SOURCES,
@@ -123,20 +126,25 @@ _STATIC: dict[tuple[int, int], Source] = {
     **{(PartKind.CONDITION, int(c)): s for c, s in CONDITION_SOURCES.items()},
     **{(PartKind.MANEUVER, int(m)): s for m, s in MANEUVER_SOURCES.items()},
     **{(s.kind, int(level)): s for (level, _), s in COVER_SOURCES.items()},
-    **{(s.kind, s.ref): s for s in (BEHINDERUNG, FOCUS, RANGE, PRONE_TARGET, AIM, DISARMED)},
+    **{
+        (s.kind, s.ref): s
+        for s in (BEHINDERUNG, FOCUS, RANGE, PRONE_TARGET, AIM, DISARMED, MUMM, ACTIONBONUS, HELP)
+    },
 }
 """The sources that do not depend on the content, by (PartKind, ref)."""
 
 
-def _parts(a: FighterState, triples: tuple[tuple[int, int, int], ...]) -> tuple[Part, ...]:
+def typed_parts(spec: FighterSpec, triples: tuple[tuple[int, int, int], ...]) -> tuple[Part, ...]:
+    """The typed parts of the core's ``(PartKind, ref, value)`` triples of a fighter of
+    ``spec`` (a weapon's or hack's source named by the content)."""
     out = []
     for kind, ref, value in triples:
         source = _STATIC.get((kind, ref))
-        if source is None:  # a weapon's or a hack's, named by the content
+        if source is None:
             if kind == PartKind.WEAPON:
-                source = weapon_source(ref, a.weapons[ref].name)
+                source = weapon_source(ref, spec.all_weapons[ref].name)
             else:
-                source = hack_source(ref, a.spec.hacks[ref].name)
+                source = hack_source(ref, spec.hacks[ref].name)
         out.append((source, value))
     return tuple(out)
 
@@ -148,7 +156,7 @@ def _typed(compiled: Compiled, a: FighterState, triples: tuple[Any, ...]) -> tup
     if hit is None:
         if len(compiled.parts) > 50_000:
             compiled.parts.clear()
-        hit = compiled.parts[key] = _parts(a, triples)
+        hit = compiled.parts[key] = typed_parts(a.spec, triples)
     return hit
 
 

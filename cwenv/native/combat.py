@@ -3,14 +3,13 @@
 
 :class:`NativeCombat` is the seed of the native engine's ``Combat``: the core holds the
 state, the dice (the same PCG32 stream as ``SeededDice``), the frame stack and the events,
-and a decision costs one call into C++. The frames ported so far are the round flow
-(initiative by steps or passes, the tie orders and the side's choice of who acts, the
-reactions), the turn with END_TURN and movement legs, movement up to a guard who would be
-asked for a Blockadeangriff, the end of the round without Zehrend or the dying, and the
-victory checks at the round's end. Where the rules reach anything else the core raises
-:class:`Unported` naming the rule, and this combat stops there (:attr:`stopped`), its
-events so far the reference's. ``tests/test_native_combat.py`` plays it in lockstep with
-the reference.
+and a decision costs one call into C++. The frames ported so far are the round flow, the
+turn with movement, M07, M08 and the Handlungen of :data:`TURN_CHOICES`, the
+Blockadeangriffe on the way, the Probe with its Mumm prompts, weapon attacks, damage,
+conditions, dying and death, and the victory checks (docs/native.md "The native
+combat"). Where the rules reach anything else the core raises :class:`Unported` naming
+the rule, and this combat stops there (:attr:`stopped`), its events so far the
+reference's. ``tests/test_native_combat.py`` plays it in lockstep with the reference.
 
 The same face as the reference's where it goes: :meth:`legal_actions`, :meth:`apply`,
 :attr:`events` (the frozen events of :mod:`cwenv.engine.events`), :attr:`outcome`,
@@ -20,18 +19,19 @@ The same face as the reference's where it goes: :meth:`legal_actions`, :meth:`ap
 from __future__ import annotations
 
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from cwenv.battlemap import los
 from cwenv.battlemap.paths_core import GEOMETRIES
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, DecisionKind
+from cwenv.engine.actions import Action, ActionKind, DecisionKind
 from cwenv.engine.game import VictoryKind
 from cwenv.engine.offers_core import kampf_of, step_table
 from cwenv.engine.prompts_core import prompts_of
-from cwenv.engine.state import DECISION_CAP_REASON, Combat, IllegalActionError, Outcome
-from cwenv.engine.victory import ROUND_LIMIT_REASON
+from cwenv.engine.state import Combat, IllegalActionError, Outcome
 from cwenv.model.types import Side, Skill
+from cwenv.native.events import EventMaker, reason_text
+from cwenv.native.strike import UnportedStrike, strike_args
 from cwenv.rules.dice import SeededDice, seeded
 from cwenv.rules.readings import (
     InitiativeSystem,
@@ -43,6 +43,43 @@ from cwenv.rules.readings import (
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
+
+TURN_CHOICES = frozenset(
+    {
+        ActionKind.MOVE,
+        ActionKind.END_TURN,
+        ActionKind.CHOOSE_ACTOR,
+        ActionKind.ATTACK,
+        ActionKind.ZIELEN,
+        ActionKind.AUFSTEHEN,
+        ActionKind.DRAW,
+        ActionKind.MUMM_EXTRA_ACTION,
+        ActionKind.MUMM_SHAKE,
+    }
+)
+"""The TURN and ORDER choices the native frames carry out (a Zehrend's M08 excepted)."""
+PROMPTS = frozenset(
+    {
+        DecisionKind.PRE_CHECK,
+        DecisionKind.POST_CHECK,
+        DecisionKind.KEEP,
+        DecisionKind.DEFEND,
+        DecisionKind.NIEDERWERFEN,
+        DecisionKind.BLOCKADE,
+        DecisionKind.DAMAGE,
+        DecisionKind.DEATH,
+    }
+)
+"""The prompts the native frames ask; every choice there but M08 is carried out."""
+
+
+def playable(kind: DecisionKind, legal: list[Action]) -> list[Action]:
+    """The choices of a decision of ``kind`` the native combat carries out (the lockstep
+    test's and the benchmark's random play)."""
+    if kind in (DecisionKind.TURN, DecisionKind.ORDER):
+        return [a for a in legal if a.kind in TURN_CHOICES]
+    return [a for a in legal if a.kind is not ActionKind.MUMM_SHAKE]
+
 
 TIE_ORDERS = {TieOrder.ROSTER: 0, TieOrder.RANDOM: 1, TieOrder.SIDE_CHOOSES: 2}
 """X16's readings as src/combat.hpp numbers them."""
@@ -99,6 +136,10 @@ class NativeCombat:
         prompts = prompts_of(start)
         if compiled is None or prompts is None:
             raise Unported("a game the core cannot take")
+        try:
+            strike = strike_args(game)
+        except UnportedStrike as err:
+            raise Unported(str(err)) from err
         o = game.options
         setup = [
             (f.grundwert, f.spec.skill(Skill.REFLEXE), f.spec.initiative_bonus_total)
@@ -131,6 +172,7 @@ class NativeCombat:
         self.stopped: str | None = None
         """The rule the combat stopped at (:class:`Unported`), None while it runs."""
         self._events: list[ev.Event] = []
+        self._maker = EventMaker(game)
         try:
             self._core = core.CoreCombat(
                 compiled.kampf,
@@ -141,8 +183,9 @@ class NativeCombat:
                 rules,
                 survive,
                 exits,
-                dice.state,
-                dice.inc,
+                **strike,
+                state=dice.state,
+                inc=dice.inc,
             )
         except core.Unported as err:
             self.stopped = str(err)
@@ -165,7 +208,7 @@ class NativeCombat:
             raise Unported(f"the native combat stopped at {self.stopped}")
         a = action
         try:
-            self._core.apply(int(a.kind), a.actor, a.target, a.cell, a.arg)
+            self._core.apply(int(a.kind), a.actor, a.target, a.cell, a.arg, a.mumm)
         except _core().Unported as err:
             self.stopped = str(err)
             raise Unported(self.stopped) from err
@@ -175,8 +218,9 @@ class NativeCombat:
     @property
     def events(self) -> list[ev.Event]:
         """Every event so far, as the reference's frozen events."""
+        make = self._maker.event
         for row in self._core.events_from(len(self._events)):
-            self._events.append(self._event(row))
+            self._events.append(make(row))
         return self._events
 
     @property
@@ -184,31 +228,10 @@ class NativeCombat:
         got = self._core.outcome
         if got is None:
             return None
-        winner, reason, rounds, survived = got
-        return Outcome(None if winner < 0 else Side(winner), _reason(reason, survived), rounds)
+        winner, reason, rounds, about = got
+        text = reason_text(self.game, reason, about)
+        return Outcome(None if winner < 0 else Side(winner), text, rounds)
 
     @property
     def round(self) -> int:
         return int(self._core.round)
-
-    def _event(self, row: tuple[Any, ...]) -> ev.Event:
-        name, *fields = row
-        if name == "Moved":
-            fighter, path, metres, sprint = fields
-            cells = tuple(self.game.battlemap.cell(x) for x in path)
-            return ev.Moved(fighter, cells, metres, "sprintet" if sprint else "geht")
-        if name == "CombatEnded":
-            winner, reason, rounds, survived = fields
-            label = Side(winner).label if winner >= 0 else "Unentschieden"
-            return ev.CombatEnded(label, _reason(reason, survived), rounds)
-        kind: type[ev.Event] = getattr(ev, name)
-        return kind(*fields)
-
-
-def _reason(reason: int, survived: int) -> str:
-    """src/combat.hpp CombatReason as victory.py and state.py word it."""
-    if reason == 0:
-        return ROUND_LIMIT_REASON
-    if reason == 1:
-        return DECISION_CAP_REASON
-    return f"{survived} Runden überstanden"

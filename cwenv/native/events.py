@@ -1,0 +1,189 @@
+"""The native combat's events as the reference's frozen events (issue #16,
+src/combat_events.hpp).
+
+The core's event records carry ids; :class:`EventMaker` turns each into its event of
+:mod:`cwenv.engine.events`, with the names, labels and fixed causes the reference's
+frames write (a weapon's name, ``"Verteidigung"``, ``"Sterben"`` …), so the narration
+and every comparison by value see the same event under both engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cwenv.engine import events as ev
+from cwenv.engine.parts import Part
+from cwenv.engine.plan_core import typed_parts
+from cwenv.model.types import AttackMode, Cell, Condition, Maneuver, MummSpend, Side
+from cwenv.native.strike import ARMOUR_MODES, CRIT_ROWS, FUMBLE_ROWS
+
+if TYPE_CHECKING:
+    from cwenv.engine.game import Game
+
+CAUSES = (
+    "",
+    None,
+    "Sterben",
+    "Patzer beim Sterben",
+    "Muskelriss",
+    "Überdehnt",
+    "dem Tod von der Schippe gesprungen",
+)
+"""src/combat_events.hpp CauseKind's texts (None: a weapon's name)."""
+LOST_BY = ("Mumm", "stabilisiert sich selbst", "steht auf")
+"""src/combat_events.hpp LostBy's texts."""
+FACTORS = ("", "resistent", "verwundbar", "immun")
+"""damage.py resistance_factor's texts by src/combat_events.hpp Factor."""
+PURPOSES = (None, "Verteidigung", "Sterben")
+"""A check's text by src/combat_events.hpp Purpose (None: the attack's own)."""
+
+
+class EventMaker:
+    """Turns the core's event rows of one game into the reference's events."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.names = game.names
+        self.cells = [game.battlemap.cell(x) for x in range(game.battlemap.size)]
+        self._parts: dict[tuple[int, tuple[Any, ...]], tuple[Part, ...]] = {}
+        self._make: dict[str, Callable[..., ev.Event]] = {
+            "Moved": self._moved,
+            "CombatEnded": self._ended,
+            "CheckRolled": self._check,
+            "MummSpent": lambda f, s, cost, left: ev.MummSpent(f, MummSpend(s), cost, left),
+            "ReactionUsed": lambda f, k, left, x: ev.ReactionUsed(f, ev.ReactionKind(k), left, x),
+            "AttackDeclared": lambda a, t, m, i: ev.AttackDeclared(
+                a, t, AttackMode(m), i, self._means(a, m, i)
+            ),
+            "AttackFailed": lambda a, t, full: ev.AttackFailed(
+                a, t, "volle Deckung" if full else "verfehlt"
+            ),
+            "TableRolled": self._table,
+            "DamageRolled": self._damage,
+            "LPChanged": lambda f, b, a, cause: ev.LPChanged(f, b, a, self._cause(cause)),
+            "ConditionGained": lambda f, c, was: ev.ConditionGained(
+                f, Condition(c).label, "" if was < 0 else Condition(was).label
+            ),
+            "SterbendAgain": lambda f, d: ev.ConditionGained(
+                f, f"1W10 direkter Schaden ({d})", "sterbend"
+            ),
+            "ConditionLost": lambda f, c, by: ev.ConditionLost(f, Condition(c).label, LOST_BY[by]),
+            "StatusChanged": lambda f, s, cause: ev.StatusChanged(
+                f, ev.Status(s), self._cause(cause)
+            ),
+            "Acted": self._acted,
+        }
+
+    def event(self, row: tuple[Any, ...]) -> ev.Event:
+        name, *fields = row
+        make = self._make.get(name)
+        if make is not None:
+            return make(*fields)
+        kind: type[ev.Event] = getattr(ev, name)
+        return kind(*fields)
+
+    # -- the ones that need the game --------------------------------------------------------
+    def _weapon(self, fighter: int, index: int) -> str:
+        return self.game.roster[fighter].all_weapons[index].name
+
+    def _means(self, attacker: int, mode: int, index: int) -> str:
+        """attack.py AttackFrame._means: the weapon's, hack's or manoeuvre's name."""
+        if mode == AttackMode.HACK:
+            return self.game.roster[attacker].hacks[index].name
+        if mode == AttackMode.MANEUVER:
+            return Maneuver(index).label
+        return self._weapon(attacker, index)
+
+    def _cause(self, cause: tuple[int, int, int]) -> str:
+        kind, fighter, index = cause
+        text = CAUSES[kind]
+        return self._weapon(fighter, index) if text is None else text
+
+    def _moved(self, fighter: int, path: tuple[int, ...], metres: int, sprint: bool) -> ev.Event:
+        cells: tuple[Cell, ...] = tuple(self.cells[x] for x in path)
+        return ev.Moved(fighter, cells, metres, "sprintet" if sprint else "geht")
+
+    def _ended(self, winner: int, reason: int, rounds: int, about: int) -> ev.Event:
+        label = Side(winner).label if winner >= 0 else "Unentschieden"
+        return ev.CombatEnded(label, reason_text(self.game, reason, about), rounds)
+
+    def _check(
+        self,
+        fighter: int,
+        purpose: int,
+        attacker: int,
+        target: int,
+        mode: int,
+        index: int,
+        parts: tuple[tuple[int, int, int], ...],
+        *rest: Any,
+    ) -> ev.Event:
+        text = PURPOSES[purpose]
+        if text is None:
+            text = f"{self._means(attacker, mode, index)} gegen {self.names[target]}"
+        return ev.CheckRolled(fighter, text, self._typed(fighter, parts), *rest)
+
+    def _typed(self, fighter: int, triples: tuple[tuple[int, int, int], ...]) -> tuple[Part, ...]:
+        key = (fighter, triples)
+        hit = self._parts.get(key)
+        if hit is None:
+            hit = self._parts[key] = typed_parts(self.game.roster[fighter], triples)
+        return hit
+
+    def _table(self, fighter: int, table: int, d1: int, d2: int, minus: int, row: int) -> ev.Event:
+        kind = ev.TableKind(table)
+        rows = CRIT_ROWS if kind is ev.TableKind.VOLLTREFFER else FUMBLE_ROWS
+        return ev.TableRolled(fighter, kind, d1, d2, minus, rows[row].value)
+
+    def _damage(
+        self,
+        target: int,
+        rolls: tuple[int, ...],
+        bonus: int,
+        armour: int,
+        mode: int,
+        subtotal: int,
+        factor: int,
+        total: int,
+        bare: int,
+        direct: int,
+        flat: int,
+    ) -> ev.Event:
+        return ev.DamageRolled(
+            target,
+            rolls,
+            bonus,
+            armour,
+            ARMOUR_MODES[mode],
+            subtotal,
+            FACTORS[factor],
+            total,
+            bare,
+            direct,
+            flat,
+        )
+
+    def _acted(self, fighter: int, act: int, target: int, index: int, value: int) -> ev.Event:
+        kind = ev.Act(act)
+        if kind is ev.Act.AIM:
+            return ev.Acted(fighter, kind, f"Stufe {value}", target, value=value)
+        return ev.Acted(fighter, kind, self._weapon(fighter, index), index=index)
+
+
+def reason_text(game: Game, reason: int, about: int) -> str:
+    """src/combat_events.hpp CombatReason as victory.py and state.py word it."""
+    from cwenv.engine.state import DECISION_CAP_REASON
+    from cwenv.engine.victory import ROUND_LIMIT_REASON
+
+    texts = (
+        ROUND_LIMIT_REASON,
+        DECISION_CAP_REASON,
+        f"{about} Runden überstanden",
+        "beide Seiten ausgeschaltet",
+        "alle Runner ausgeschaltet",
+        "alle Gegner ausgeschaltet",
+        f"{game.names[about]} ist gefallen" if 0 <= about < len(game.names) else "",
+        "Ausgang erreicht",
+    )
+    return texts[reason]

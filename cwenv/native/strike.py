@@ -1,0 +1,210 @@
+"""What the native combat's attacks, damage and dying read of a game (issue #16,
+src/combat.hpp ``StrikeRules``), evaluated here so the rules' tables stay in Python.
+
+:func:`strike_args` hands the core, once per combat it builds: the rule options as named
+numbers (P05-P07, A02-A08, D01-D08, M04-M09, X03-X44), the Mumm costs of
+:class:`~cwenv.model.types.MummSpend`, the Volltreffer and Patzer tables of
+:mod:`cwenv.rules.tables` row by row for every 2W10 - QS from :data:`TABLE_LOW` to
+:data:`TABLE_HIGH` (a roll beyond reads the end row, as the tables' "≤ 0" and "15+"
+say), the conditions' substitutes and what gaining one does (Z01-Z07, from
+:data:`~cwenv.engine.tables.conditions.CONDITIONS`), every stat block's armour,
+Unbeugsamkeit, resistances and weapons' damage (A06, D04; ``damage_bonus`` of hits.py),
+and the victory conditions checked after a change (:mod:`cwenv.engine.victory`). A rule
+the core does not tell apart raises :class:`UnportedStrike` naming it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cwenv.engine.hits import damage_bonus
+from cwenv.engine.tables.conditions import CONDITIONS, _benommen_gained, _let_go
+from cwenv.engine.victory import (
+    VICTORIES,
+    Check,
+    _eliminated,
+    _exit_reached,
+    _never,
+    _vip_fallen,
+)
+from cwenv.model.specs import UNARMED
+from cwenv.model.types import ArmourMode, CheckValue, Condition, MummSpend, Skill
+from cwenv.rules.options import (
+    AngeschlagenTrigger,
+    BenommenReactions,
+    CritExtraDie,
+    DeathThreshold,
+    DifferenceQS,
+    DisarmedDamage,
+    GrosserWurfRoll,
+    LoneWinnerQS,
+    NscAtZero,
+    PatzerDefence,
+    RoundEndOrder,
+    Rounding,
+    TieQS,
+    VolltrefferQS,
+)
+from cwenv.rules.tables import CritRow, FumbleRow, patzer_row, volltreffer_effect
+
+if TYPE_CHECKING:
+    from cwenv.engine.game import Game
+    from cwenv.model.specs import FighterSpec
+
+TABLE_LOW = -2
+"""The lowest 2W10 - QS the tables are handed over from: both tables' first rows read
+'≤ 0', so every lower roll reads the same row."""
+TABLE_HIGH = 20
+"""The highest: 2W10 - 0; both last rows read '15+'."""
+
+VOLLTREFFER_QS = {
+    VolltrefferQS.PROBENWERT_BAND: 0,
+    VolltrefferQS.ROLL_BAND: 1,
+    VolltrefferQS.MAX_ORDINARY: 2,
+}
+"""X06's readings as src/probe.hpp numbers them."""
+ARMOUR_MODES = list(ArmourMode)
+"""ArmourMode by position (src/combat.hpp kArmourNormal, kArmourBrechend, kArmourDirekt)."""
+CRIT_ROWS = list(CritRow)
+FUMBLE_ROWS = list(FumbleRow)
+"""Both tables' rows by position (the events' ``row``; src/combat.hpp Fumble)."""
+
+_AFTER_CHANGE: dict[Check, int] = {_eliminated: 0, _exit_reached: 2, _vip_fallen: 3}
+"""The after-change checks of victory.py by src/combat.hpp's kVictory numbers."""
+
+
+class UnportedStrike(ValueError):
+    """A rule of the game the native combat does not tell apart."""
+
+
+def _on_gain(game: Game, cond: Condition) -> int:
+    """What gaining ``cond`` does, as src/combat.hpp numbers it (Z02, Z05, B03, X24)."""
+    rule = CONDITIONS[cond].on_gain
+    if rule is None:
+        return 0
+    if rule is _let_go:
+        return 1
+    if rule is _benommen_gained:
+        return 2 if game.options.benommen_reactions is BenommenReactions.LOST else 1
+    raise UnportedStrike(f"the on_gain of {cond.name}")
+
+
+def _forms(game: Game) -> dict[str, int]:
+    """Every damage form the game names, by its bit (D04)."""
+    names: set[str] = set()
+    for spec in game.roster:
+        names |= spec.resistances | spec.vulnerabilities | spec.immunities
+        for w in spec.all_weapons:
+            names |= w.forms
+    if len(names) > 64:
+        raise UnportedStrike("more than 64 damage forms")
+    return {name: i for i, name in enumerate(sorted(names))}
+
+
+def _bits(forms: dict[str, int], names: frozenset[str]) -> int:
+    return sum(1 << forms[name] for name in names)
+
+
+def _spec(game: Game, spec: FighterSpec, forms: dict[str, int]) -> tuple[Any, ...]:
+    weapons = [
+        (
+            damage_bonus(w, game.options),
+            ARMOUR_MODES.index(w.armour_mode),
+            _bits(forms, w.forms),
+            w.non_lethal,
+            w.zehrend is not None,
+            w is UNARMED,
+        )
+        for w in spec.all_weapons
+    ]
+    return (
+        spec.armour,
+        spec.skill(Skill.UNBEUGSAMKEIT),
+        _bits(forms, spec.immunities),
+        _bits(forms, spec.resistances),
+        _bits(forms, spec.vulnerabilities),
+        weapons,
+    )
+
+
+def _victory(game: Game) -> list[tuple[int, int, int, int]]:
+    """decide_after_change's order: the listed conditions, then those always in force."""
+    always = [rule for rule in VICTORIES.values() if rule.always]
+    listed = [v for v in game.victory if not VICTORIES[v.kind].always]
+    rows = []
+    for kind, v in [(VICTORIES[v.kind], v) for v in listed] + [(r, None) for r in always]:
+        if kind.after_change is _never:
+            continue
+        number = _AFTER_CHANGE.get(kind.after_change)
+        if number is None:
+            raise UnportedStrike(f"the victory kind {kind.kind.name}")
+        if v is None:
+            rows.append((number, 0, -1, 0))
+        else:
+            rows.append((number, int(v.side), v.vip, v.count))
+    return rows
+
+
+def strike_args(game: Game) -> dict[str, Any]:
+    """The keyword arguments of ``_core.CoreCombat`` that carry ``game``'s StrikeRules."""
+    o = game.options
+    named = {
+        "volltreffer_qs": VOLLTREFFER_QS[o.volltreffer_qs],
+        "grosser_wurf_highest_roll": int(o.grosser_wurf_roll is GrosserWurfRoll.HIGHEST_ROLL),
+        "difference_raw": int(o.defended_hit_qs is DifferenceQS.RAW),
+        "volltreffer_wins_contest": int(o.volltreffer_wins_contest),
+        "lone_winner_difference": int(o.contest_lone_winner_qs is LoneWinnerQS.DIFFERENCE),
+        "tie_own_roll": int(o.contest_tie_qs is TieQS.OWN_ROLL),
+        **{f"cost_{spend.name.lower()}": spend.cost for spend in MummSpend},
+        "volltreffer_defendable": int(o.volltreffer_defendable),
+        "patzer_defence_roll": int(o.patzer_defender_qs is PatzerDefence.DEFENCE_ROLL),
+        "defence_patzer_niedergeworfen": int(o.defence_patzer_niedergeworfen),
+        "zielen_qs_on_weakened_hit": int(o.zielen_qs_on_weakened_hit),
+        "zielen_lost_on_hit": int(o.zielen_lost_on_hit),
+        "table_low": TABLE_LOW,
+        "zerschmettert_all_direct": int(o.zerschmettert_all_direct),
+        "crit_bare_die": int(o.crit_extra_die is CritExtraDie.BARE_DIE),
+        "disarmed_per_die": int(o.entwaffnen_damage is DisarmedDamage.PER_DIE),
+        "entwaffnen_nsc_penalty": o.entwaffnen_nsc_penalty,
+        "brechend_up": int(o.brechend_armour_rounding is Rounding.UP),
+        "armour_floor_zero": int(o.armour_floor_zero),
+        "resistance_up": int(o.resistance_rounding is Rounding.UP),
+        "angeschlagen_every_hit": int(o.angeschlagen_trigger is AngeschlagenTrigger.EVERY_HIT),
+        "kampfunfaehig_prone": int(o.kampfunfaehig_prone),
+        "nsc_at_zero_dead": int(o.nsc_at_zero is NscAtZero.DEAD),
+        "sterbend_damage_reinflicts": int(o.sterbend_damage_reinflicts),
+        "non_lethal_floor_zero": int(o.non_lethal_floor_zero),
+        "death_at_or_below": int(o.death_threshold is DeathThreshold.AT_OR_BELOW),
+        "tod_abwenden_ends_sterbend": int(o.tod_abwenden_ends_sterbend),
+        "round_end_phased": int(o.round_end_order is RoundEndOrder.PHASED),
+        "extra_action_moves": int(o.mumm_extra_action_moves),
+        "escalation_steps": o.escalation_steps,
+        "unbeugsamkeit_check": int(CheckValue.UNBEUGSAMKEIT),
+    }
+    rolls = range(TABLE_LOW, TABLE_HIGH + 1)
+    crits = []
+    for roll in rolls:
+        effect = volltreffer_effect(roll)
+        condition = -1 if effect.condition is None else int(effect.condition)
+        crits.append(
+            (
+                CRIT_ROWS.index(effect.row),
+                effect.extra_dice,
+                effect.direct,
+                condition,
+                effect.zehrend is not None,
+            )
+        )
+    forms = _forms(game)
+    return {
+        "strike": named,
+        "substitute": [
+            -1 if CONDITIONS[c].substitute is None else int(CONDITIONS[c].substitute)  # type: ignore[arg-type]
+            for c in Condition
+        ],
+        "on_gain": [_on_gain(game, c) for c in Condition],
+        "crits": crits,
+        "fumbles": [FUMBLE_ROWS.index(patzer_row(roll)) for roll in rolls],
+        "specs": [_spec(game, spec, forms) for spec in game.roster],
+        "victory": _victory(game),
+    }

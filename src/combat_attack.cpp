@@ -1,0 +1,259 @@
+// The native combat's attack (combat.hpp): attack.py AttackFrame (A01-A05, A07, C01-C05,
+// R02, R03, R06, H11, X03, X09, X23, X27), hits.py hit_effects and effects.py
+// patzer_effects (A08) for weapon attacks and Blockadeangriffe. Hacks and Kampfmanöver
+// raise Unported in the turn (combat_turn.cpp) before anything of them is applied.
+#include <algorithm>
+
+#include "combat.hpp"
+
+namespace cwenv::kampf {
+
+namespace {
+
+// AttackStage
+constexpr int kDeclare = 0, kRollStage = 1, kRolled = 2, kDefend = 3, kCompared = 4,
+              kEffectsDone = 5, kAfterPatzer = 6, kPatzerDefended = 7;
+constexpr int kAutoFail = 19;  // probe.py AUTO_FAIL_ROLL (C05: a 19 fails whatever the cover)
+
+}  // namespace
+
+// The row of 2W10 - QS in a table listed from strike_.table_low on: a lower roll reads the
+// first row, a higher one the last (tables.py: "<= 0" and "15+").
+std::size_t NativeCombat::TableAt(std::size_t rows, int roll) const {
+  const int i = roll - strike_.table_low;
+  return i < 0 ? 0 : std::min(static_cast<std::size_t>(i), rows - 1);
+}
+
+NativeCombat::Result NativeCombat::Step(AttackF& a, Value v) {
+  switch (a.stage) {
+    case kDeclare: return Declare(a);
+    case kRollStage: return RollAttack(a, v);
+    case kRolled: return Rolled(a, v.probe);
+    case kDefend: return Defend(a, v.answer);
+    case kCompared: return Compared(a, v.probe);
+    case kEffectsDone: return NextTarget(a);
+    case kAfterPatzer: return Result::kDone;
+    case kPatzerDefended:
+      a.stage = kAfterPatzer;
+      return PatzerEffects(a, v.probe.qs);
+    default: throw std::logic_error("an AttackFrame stage without its step");
+  }
+}
+
+// AttackFrame._declare: the shot's round or the hack's upload is spent; a ranged direct
+// attack's target may drop prone first (R06, X23).
+NativeCombat::Result NativeCombat::Declare(AttackF& a) {
+  Fighter& f = s_.fighters[a.attacker];
+  const Fighter& t = s_.fighters[a.target];
+  events_.push_back(AttackDeclared{a.attacker, a.target, static_cast<int>(a.mode), a.index});
+  const Weapon& w = g_.specs[a.attacker].weapons[a.index];
+  if (a.mode == Mode::kWeapon && w.uses_ammo()) --f.ammo[a.index];
+  a.stage = kRollStage;
+  if (w.ranged && !w.area_radius && !t.prone()) {
+    NiederwerfenChoices(g_, prompts_, t, a.target, ReactingOf(a.target), a.attacker, asked_acts_);
+    if (!asked_acts_.empty()) return Ask(Asked::kNiederwerfen, a.target, asked_acts_);
+  }
+  return RollAttack(a, {});
+}
+
+// AttackFrame._roll: R06's answer, the plan (A01, C01-C05), full cover, the roll.
+NativeCombat::Result NativeCombat::RollAttack(AttackF& a, const Value& v) {
+  if (v.prompted && v.answer.kind == PromptKind::kDropProne) {
+    PayReaction(a.target, v.answer.mumm, Reaction::kDropProne);
+    GainCondition(a.target, kNiedergeworfen);
+    s_.fighters[a.target].prone_bonus = true;
+  }
+  PlanAttack(g_, lines_, s_, a.attacker, a.target, a.mode, a.index, plan_);
+  a.cover = plan_.cover;
+  a.targets = plan_.targets;
+  if (plan_.cover.level == Cover::kFull) {
+    events_.push_back(AttackFailed{a.attacker, a.target, true});
+    return Result::kDone;
+  }
+  a.aim_qs = plan_.aim_qs;
+  Fighter& f = s_.fighters[a.attacker];
+  if (f.aim_stacks && a.mode == Mode::kWeapon && plan_.ranged)
+    f.aim_stacks = 0, f.aim_target = -1;  // the aim is spent on this shot (X03)
+  a.no_cover_pw = plan_.no_cover_probenwert;
+  a.stage = kRolled;
+  CheckF c;
+  c.fighter = a.attacker, c.purpose = Purpose::kAttack;
+  c.attacker = a.attacker, c.target = a.target, c.mode = static_cast<int>(a.mode);
+  c.index = a.index, c.parts = plan_.parts, c.own = plan_.own_parts;
+  return Push(std::move(c));
+}
+
+// AttackFrame._rolled: a miss through living cover (C05), a Patzer (A08, X09), a miss.
+NativeCombat::Result NativeCombat::Rolled(AttackF& a, const Probe& result) {
+  a.attack = result;
+  if (!result.success) {
+    // C05 before the Patzer: a roll that fails only by the living cover's penalty
+    if (a.cover.living && result.total() <= a.no_cover_pw && result.total() < kAutoFail) {
+      const int d = dice_.D10();  // 50 %: 1-5 on a W10 hits the covering creature
+      if (d <= 5) {
+        const int original = a.target;
+        a.target = a.cover.coverer;
+        a.targets = {a.cover.coverer};
+        events_.push_back(AttackRedirected{a.attacker, original, a.cover.coverer, d});
+        a.attack = ResolveProbe(strike_.probe, a.no_cover_pw, result.d1, result.d2);
+        a.aim_qs = 0;
+        return NextTarget(a);
+      }
+    }
+    if (result.patzer) {
+      const Fighter& t = s_.fighters[a.target];
+      if (strike_.patzer_defence_roll && CanReact(t)) {  // X09: the target rolls its defence
+        const Weapon& w = g_.specs[a.attacker].weapons[a.index];
+        int skill = prompts_.ausweichen;  // attack_plan.py defence_values: the best of them
+        if (!w.ranged && prompts_.melee_two_defences &&
+            g_.attack.specs[a.target].values[prompts_.kampfkunst] >
+                g_.attack.specs[a.target].values[skill])
+          skill = prompts_.kampfkunst;
+        a.stage = kPatzerDefended;
+        CheckF c = Check(a.target, skill, Purpose::kDefence, true, true);
+        return Push(std::move(c));
+      }
+      a.stage = kAfterPatzer;
+      return PatzerEffects(a, 0);
+    }
+    events_.push_back(AttackFailed{a.attacker, a.target, false});
+    return Result::kDone;
+  }
+  return NextTarget(a);
+}
+
+// AttackFrame._next_target: the defence prompt of each target in turn (A02).
+NativeCombat::Result NativeCombat::NextTarget(AttackF& a) {
+  while (a.ti < static_cast<int>(a.targets.size())) {
+    const int ti = a.targets[a.ti];
+    const Fighter& t = s_.fighters[ti];
+    if (t.dead) {
+      ++a.ti;
+      continue;
+    }
+    a.stage = kDefend;
+    if (a.attack.volltreffer && !strike_.volltreffer_defendable) return HitTarget(a, -1);
+    DefenceChoices(g_, prompts_, t, ti, ReactingOf(ti), a.attacker, a.mode, a.index, asked_acts_);
+    if (asked_acts_.empty()) return HitTarget(a, -1);
+    return Ask(Asked::kDefend, ti, asked_acts_);
+  }
+  return Result::kDone;
+}
+
+// AttackFrame._defend: no defence, or a reaction paid (X22) and the defence rolled.
+NativeCombat::Result NativeCombat::Defend(AttackF& a, const PromptAct& choice) {
+  const int ti = a.targets[a.ti];
+  if (choice.kind == PromptKind::kNoDefence) {
+    events_.push_back(DefenceDeclined{ti});
+    return HitTarget(a, -1);
+  }
+  if (!(a.mode == Mode::kManeuver && prompts_.maneuver_defence_free))
+    PayReaction(ti, choice.mumm, Reaction::kDefence);
+  a.stage = kCompared;
+  CheckF c = Check(ti, choice.arg, Purpose::kDefence, true, true);
+  c.attacker = a.attacker, c.target = ti, c.mode = static_cast<int>(a.mode), c.index = a.index;
+  return Push(std::move(c));
+}
+
+// AttackFrame._compared: A04's comparison; a defence Patzer throws the target (X09).
+NativeCombat::Result NativeCombat::Compared(AttackF& a, const Probe& result) {
+  const int ti = a.targets[a.ti];
+  const int qs = HitQs(strike_.probe, a.attack, result);
+  if (qs < 0) {
+    events_.push_back(AttackDefended{a.attacker, ti, a.attack.total(), result.total()});
+    ++a.ti;
+    return NextTarget(a);
+  }
+  if (!result.success && result.patzer && strike_.defence_patzer_niedergeworfen)
+    GainCondition(ti, kNiedergeworfen);
+  return HitTarget(a, result.success || strike_.probe.lone_winner_difference ? qs : -1);
+}
+
+// AttackFrame._hit (A04, A05, A07, H11, X03): ``weakened_qs`` -1 is the attack's own QS.
+NativeCombat::Result NativeCombat::HitTarget(AttackF& a, int weakened_qs) {
+  const int ti = a.targets[a.ti];
+  int qs = weakened_qs < 0 ? a.attack.qs : weakened_qs;
+  const int aim = weakened_qs < 0 || strike_.zielen_qs_on_weakened_hit ? a.aim_qs : 0;
+  qs += aim;
+  events_.push_back(Hit{a.attacker, ti, qs, weakened_qs >= 0, aim});
+  Fighter& t = s_.fighters[ti];
+  if (strike_.zielen_lost_on_hit && t.aim_stacks) t.aim_stacks = 0, t.aim_target = -1;
+  int extra = 0;
+  bool direct = false;
+  const TableRow* crit = nullptr;
+  if (a.attack.volltreffer) {  // hits.py crit_rows: every row for an attack with damage
+    const int d1 = dice_.D10();
+    const int d2 = dice_.D10();
+    crit = &strike_.crits[TableAt(strike_.crits.size(), d1 + d2 - qs)];
+    events_.push_back(TableRolled{a.attacker, Table::kVolltreffer, d1, d2, qs, crit->row});
+    extra = crit->extra, direct = crit->direct;
+  }
+  a.stage = kEffectsDone;
+  ++a.ti;
+  const Result r = HitEffects(a, ti, qs, extra, direct);
+  if (crit && crit->condition >= 0) GainCondition(ti, crit->condition);
+  if (crit && crit->zehrend) throw Unported("a Volltreffer's Zehrend (A07, Z08)");
+  return r;
+}
+
+// hits.py hit_effects for a weapon or a Blockadeangriff: the damage (A06) with the
+// Volltreffer's extra dice (X33), a disarmed NSC's -2 (K01, X22).
+NativeCombat::Result NativeCombat::HitEffects(AttackF& a, int target, int qs, int extra,
+                                              bool direct) {
+  const StrikeWeapon& w = strike_.specs[a.attacker].weapons[a.index];
+  if (w.zehrend) throw Unported("a weapon's Zehrend (Z08)");
+  const bool all_direct = direct && strike_.zerschmettert_all_direct;
+  DamageF d;
+  d.target = target, d.source = a.attacker, d.dice = qs + extra, d.bonus = w.bonus;
+  d.mode = all_direct ? kArmourDirekt : w.armour_mode;
+  d.forms = w.forms, d.non_lethal = w.non_lethal;
+  d.cause = {CauseKind::kWeapon, a.attacker, a.index};
+  d.bare = strike_.crit_bare_die ? extra : 0;
+  d.direct_tail = direct && !all_direct ? extra : 0;
+  if (s_.fighters[a.attacker].disarmed)
+    d.flat = -strike_.entwaffnen_nsc_penalty * (strike_.disarmed_per_die ? qs + extra : 1);
+  SeqF seq;
+  seq.frames.push_back(d);
+  return Push(std::move(seq));
+}
+
+// effects.py patzer_effects (A08): 2W10 - the defender's QS (X09), the row to the attacker.
+NativeCombat::Result NativeCombat::PatzerEffects(AttackF& a, int qs) {
+  const int d1 = dice_.D10();
+  const int d2 = dice_.D10();
+  const int row = strike_.fumbles[TableAt(strike_.fumbles.size(), d1 + d2 - qs)];
+  events_.push_back(TableRolled{a.attacker, Table::kPatzer, d1, d2, qs, row});
+  SeqF seq;
+  DamageF self;  // Muskelriss, Überdehnt: 1W10 direct to the attacker
+  self.target = a.attacker, self.dice = 1, self.mode = kArmourDirekt;
+  switch (static_cast<Fumble>(row)) {
+    case Fumble::kMuskelriss:
+      GainCondition(a.attacker, kAngeschlagen);
+      self.cause = {CauseKind::kMuskelriss};
+      seq.frames.push_back(self);
+      break;
+    case Fumble::kUeberdehnt:
+      self.cause = {CauseKind::kUeberdehnt};
+      seq.frames.push_back(self);
+      break;
+    case Fumble::kOffeneDeckung:
+      GainCondition(a.attacker, kVerwirrt);
+      break;
+    case Fumble::kFehltritt:
+      throw Unported("a Fehltritt's forced move (A08)");
+    case Fumble::kWaffeBlockiert:
+      if (!strike_.specs[a.attacker].weapons[a.index].unarmed) {  // weapon attacks only
+        s_.fighters[a.attacker].jammed |= 1u << a.index;
+        events_.push_back(Acted{a.attacker, ActKind::kJammed, -1, a.index, 0});
+      }
+      break;
+    case Fumble::kEntmutigt:
+      GainCondition(a.attacker, kEntmutigt);
+      break;
+    case Fumble::kUnsauber:
+      break;
+  }
+  return Push(std::move(seq));
+}
+
+}  // namespace cwenv::kampf

@@ -1,0 +1,117 @@
+// The events the native combat emits (combat.hpp), by value: the twins of the frozen
+// events of cwenv/engine/events.py. They carry ids, never German text: cwenv/native/
+// events.py turns each into its Python event (names, labels and causes from the game) at
+// the boundary, so the narration stays in Python.
+#pragma once
+
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+#include "attack_plan.hpp"
+
+namespace cwenv::kampf {
+
+// cwenv.model.types.MummSpend values.
+enum class Spend : std::uint8_t {
+  kPatzerAbwenden = 1, kProbeVerbessern = 2, kProbeWiederholen = 3, kTodAbwenden = 4,
+  kZusaetzlicheReaktion = 5, kTrefferWegstecken = 6, kZusaetzlicheAktion = 7,
+  kZustandAbschuetteln = 8, kGrosserWurf = 9,
+};
+inline constexpr int kSpends = 10;  // indexable by Spend
+
+// What a check is for (payloads.py CheckPurpose), as far as the native frames roll one.
+enum class Purpose : std::uint8_t { kAttack = 0, kDefence = 1, kDying = 2 };
+
+// Why LP go or a fighter dies (LPChanged.cause, StatusChanged.cause): a weapon's name, or
+// one of the fixed texts of damage.py, roundflow.py and effects.py.
+enum class CauseKind : std::uint8_t {
+  kNone = 0, kWeapon, kDying, kDyingPatzer, kMuskelriss, kUeberdehnt, kAvertedDeath,
+};
+struct Cause {
+  CauseKind kind = CauseKind::kNone;
+  int fighter = -1, index = -1;  // kWeapon: whose weapon (spec.all_weapons)
+};
+
+// events.ReactionKind, events.Status and events.TableKind values.
+enum class Reaction : std::uint8_t { kDefence = 0, kDropProne = 1, kBlockade = 2 };
+enum class Status : std::uint8_t {
+  kDead = 0, kKampfunfaehig = 1, kUnconscious = 2, kNonLethal = 3, kStabilised = 5,
+};
+enum class Table : std::uint8_t { kVolltreffer = 0, kPatzer = 1 };
+// ConditionLost's causes: a Handlung, M08 and M04's "Mumm", D08's self-stabilising.
+enum class LostBy : std::uint8_t { kMumm = 0, kSelfStabilised = 1, kStandsUp = 2 };
+// DamageRolled.factor (damage.py resistance_factor, D04).
+enum class Factor : std::uint8_t { kNone = 0, kResistent, kVerwundbar, kImmun };
+// events.Act values of the Handlungen the native turn carries out.
+enum class ActKind : std::uint8_t { kAim = 1, kDraw = 5, kReload = 8, kJammed = 15 };
+
+struct RoundStarted { int round; };
+struct InitiativeRolled {
+  int fighter, grundwert;
+  std::vector<int> dice;
+  int initiative, reactions, actions;
+  std::vector<int> steps;
+};
+struct TurnStarted { int fighter, step; bool passes; };
+struct TurnEnded { int fighter; };
+struct Moved {
+  int fighter;
+  std::vector<int> path;  // cells
+  int metres;
+  bool sprint;  // "sprintet", else "geht"
+};
+struct RoundEnded { int round; };
+struct CheckRolled {
+  int fighter;
+  Purpose purpose;
+  int attacker, target, mode, index;  // kAttack: the attack, for "<means> gegen <target>"
+  Parts parts;
+  int probenwert, d1, d2;
+  bool success;
+  int qs;
+  bool volltreffer, patzer, forced;
+};
+struct MummSpent { int fighter; Spend spend; int cost, left; };
+struct ResultKept { int fighter, total; bool second; };
+struct ReactionUsed { int fighter; Reaction kind; int left; bool extra; };
+struct AttackDeclared { int attacker, target, mode, index; };
+struct AttackFailed { int attacker, target; bool full_cover; };  // else "verfehlt"
+struct AttackRedirected { int attacker, original, new_target, d10; };
+struct DefenceDeclined { int defender; };
+struct AttackDefended { int attacker, defender, attack_roll, defence_roll; };
+struct Hit { int attacker, target, qs; bool weakened; int aim_bonus; };
+struct TableRolled { int fighter; Table table; int d1, d2, minus, row; };  // row: the enum's
+struct DamageRolled {
+  int target;
+  std::vector<int> rolls;
+  int bonus, armour, mode, subtotal;  // mode: ArmourMode's position
+  Factor factor;
+  int total, bare, direct, flat;
+};
+struct DamageHalved { int fighter, before, after; };
+struct LPChanged { int fighter, before, after; Cause cause; };
+struct ConditionGained { int fighter, condition, instead_of; };  // instead_of -1: none
+struct SterbendAgain { int fighter, d10; };  // Z06's ConditionGained("1W10 direkter ...")
+struct ConditionLost { int fighter, condition; LostBy cause; };
+struct StatusChanged { int fighter; Status status; Cause cause; };
+struct Acted { int fighter; ActKind act; int target, index, value; };
+struct CombatEnded {
+  int winner;  // a Side, -1 for a draw
+  int reason;  // CombatReason
+  int rounds;
+  int about;   // kSurvived: the rounds; kVipFallen: the VIP
+};
+using Event =
+    std::variant<RoundStarted, InitiativeRolled, TurnStarted, TurnEnded, Moved, RoundEnded,
+                 CombatEnded, CheckRolled, MummSpent, ResultKept, ReactionUsed, AttackDeclared,
+                 AttackFailed, AttackRedirected, DefenceDeclined, AttackDefended, Hit,
+                 TableRolled, DamageRolled, DamageHalved, LPChanged, ConditionGained,
+                 SterbendAgain, ConditionLost, StatusChanged, Acted>;
+
+// victory.py's verdicts and state.py's decision cap (CombatEnded, Outcome).
+enum class CombatReason : std::uint8_t {
+  kRoundLimit, kDecisionCap, kSurvived, kBothOut, kRunnersOut, kGegnerOut, kVipFallen, kExit,
+};
+
+}  // namespace cwenv::kampf
