@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bind_strike.hpp"
 #include "combat.hpp"
 
 namespace nb = nanobind;
@@ -33,106 +34,6 @@ using MovesRow = std::tuple<nb::object, int, nb::object, int>;
 //  round_limit, decision_cap, exits_matter, ambush)
 using RulesRow = std::tuple<bool, int, int, bool, bool, bool, bool, int, int, int, bool, bool>;
 
-using WeaponRow = std::tuple<int, int, std::uint64_t, bool, bool, bool>;
-using SpecRow = std::tuple<int, int, std::uint64_t, std::uint64_t, std::uint64_t,
-                           std::vector<WeaponRow>>;
-using CritRow = std::tuple<int, int, bool, int, bool>;
-using VictoryRowT = std::tuple<int, int, int, int>;
-
-// cwenv/native/strike.py strike_rules: the named numbers, the tables and the stat blocks.
-class Named {
- public:
-  explicit Named(const std::map<std::string, int>& m) : m_(m) {}
-  int operator()(const char* name) {
-    const auto it = m_.find(name);
-    if (it == m_.end()) throw std::invalid_argument(std::string("strike rules lack ") + name);
-    ++used_;
-    return it->second;
-  }
-  void Done() const {
-    if (used_ != m_.size()) throw std::invalid_argument("strike rules with unknown names");
-  }
-
- private:
-  const std::map<std::string, int>& m_;
-  std::size_t used_ = 0;
-};
-
-StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<int>& substitute,
-                     const std::vector<int>& on_gain, const std::vector<CritRow>& crits,
-                     const std::vector<int>& fumbles, const std::vector<SpecRow>& specs,
-                     const std::vector<VictoryRowT>& victory) {
-  StrikeRules r;
-  Named n(named);
-  r.probe = {n("volltreffer_qs"), n("grosser_wurf_highest_roll") != 0, n("difference_raw") != 0,
-             n("volltreffer_wins_contest") != 0, n("lone_winner_difference") != 0,
-             n("tie_own_roll") != 0};
-  const char* costs[kSpends] = {nullptr, "cost_patzer_abwenden", "cost_probe_verbessern",
-                                "cost_probe_wiederholen", "cost_tod_abwenden",
-                                "cost_zusaetzliche_reaktion", "cost_treffer_wegstecken",
-                                "cost_zusaetzliche_aktion", "cost_zustand_abschuetteln",
-                                "cost_grosser_wurf"};
-  for (int i = 1; i < kSpends; ++i) r.cost[i] = n(costs[i]);
-  r.volltreffer_defendable = n("volltreffer_defendable");
-  r.patzer_defence_roll = n("patzer_defence_roll");
-  r.defence_patzer_niedergeworfen = n("defence_patzer_niedergeworfen");
-  r.zielen_qs_on_weakened_hit = n("zielen_qs_on_weakened_hit");
-  r.zielen_lost_on_hit = n("zielen_lost_on_hit");
-  r.table_low = n("table_low");
-  r.zerschmettert_all_direct = n("zerschmettert_all_direct");
-  r.crit_bare_die = n("crit_bare_die");
-  r.disarmed_per_die = n("disarmed_per_die");
-  r.entwaffnen_nsc_penalty = n("entwaffnen_nsc_penalty");
-  r.brechend_up = n("brechend_up");
-  r.armour_floor_zero = n("armour_floor_zero");
-  r.resistance_up = n("resistance_up");
-  r.angeschlagen_every_hit = n("angeschlagen_every_hit");
-  r.kampfunfaehig_prone = n("kampfunfaehig_prone");
-  r.nsc_at_zero_dead = n("nsc_at_zero_dead");
-  r.sterbend_damage_reinflicts = n("sterbend_damage_reinflicts");
-  r.non_lethal_floor_zero = n("non_lethal_floor_zero");
-  r.death_at_or_below = n("death_at_or_below");
-  r.tod_abwenden_ends_sterbend = n("tod_abwenden_ends_sterbend");
-  r.round_end_phased = n("round_end_phased");
-  r.extra_action_moves = n("extra_action_moves");
-  r.escalation_steps = n("escalation_steps");
-  r.unbeugsamkeit_check = n("unbeugsamkeit_check");
-  n.Done();
-  if (r.probe.volltreffer_qs < 0 || r.probe.volltreffer_qs > 2 ||
-      r.unbeugsamkeit_check < 0 || r.unbeugsamkeit_check >= kCheckValues)
-    throw std::invalid_argument("unknown volltreffer_qs or check value");
-  if (substitute.size() != kConditions || on_gain.size() != kConditions)
-    throw std::invalid_argument("one substitute and on_gain per condition");
-  for (int i = 0; i < kConditions; ++i) {
-    if (substitute[i] < -1 || substitute[i] >= kConditions || on_gain[i] < 0 || on_gain[i] > 2)
-      throw std::invalid_argument("a substitute or on_gain out of range");
-    r.substitute[i] = substitute[i], r.on_gain[i] = on_gain[i];
-  }
-  for (const auto& [row, extra, direct, condition, zehrend] : crits) {
-    if (condition < -1 || condition >= kConditions) throw std::invalid_argument("a crit's condition");
-    r.crits.push_back({row, extra, direct, condition, zehrend});
-  }
-  for (int row : fumbles) {
-    if (row < 0 || row > static_cast<int>(Fumble::kUnsauber)) throw std::invalid_argument("a fumble row");
-    r.fumbles.push_back(row);
-  }
-  if (r.crits.empty() || r.fumbles.empty()) throw std::invalid_argument("empty tables");
-  for (const auto& [armour, unbeugsamkeit, immune, resist, vuln, weapons] : specs) {
-    StrikeSpec spec{armour, unbeugsamkeit, immune, resist, vuln, {}};
-    for (const auto& [bonus, mode, forms, non_lethal, zehrend, unarmed] : weapons) {
-      if (mode < 0 || mode > kArmourDirekt) throw std::invalid_argument("an armour mode");
-      spec.weapons.push_back({bonus, mode, forms, non_lethal, zehrend, unarmed});
-    }
-    r.specs.push_back(std::move(spec));
-  }
-  for (const auto& [kind, side, vip, count] : victory) {
-    if (kind != kVictoryEliminate && kind != kVictoryExit && kind != kVictoryVip)
-      throw std::invalid_argument("a victory kind without an after-change check");
-    if (vip >= static_cast<int>(specs.size())) throw std::invalid_argument("a VIP out of range");
-    r.victory.push_back({kind, side, vip, count});
-  }
-  return r;
-}
 
 const cwenv::Moves* MovesOf(const nb::object& o, int cells) {
   if (!nb::isinstance<cwenv::Moves>(o)) throw std::invalid_argument("moves must be _core.Moves");
@@ -149,7 +50,8 @@ class PyCombat {
            const std::map<std::string, int>& strike, const std::vector<int>& substitute,
            const std::vector<int>& on_gain, const std::vector<CritRow>& crits,
            const std::vector<int>& fumbles, const std::vector<SpecRow>& specs,
-           const std::vector<VictoryRowT>& victory, std::uint64_t state, std::uint64_t inc)
+           const std::vector<VictoryRowT>& victory, const std::vector<ZehrendRow>& zehrend,
+           std::uint64_t state, std::uint64_t inc)
       : kampf_(std::move(kampf)), prompts_(std::move(prompts)) {
     KampfView v;
     if (!LoadKampf(kampf_, start, v)) throw std::invalid_argument("the combat is not the game's");
@@ -173,7 +75,8 @@ class PyCombat {
     if (static_cast<int>(exits.size()) != cells) throw std::invalid_argument("one exit byte per cell");
     const auto* e = static_cast<const std::uint8_t*>(exits.data());
     r.exits.assign(e, e + cells);
-    StrikeRules sr = StrikeOf(strike, substitute, on_gain, crits, fumbles, specs, victory);
+    StrikeRules sr =
+        StrikeOf(strike, substitute, on_gain, crits, fumbles, specs, victory, zehrend);
     for (const StrikeSpec& spec : sr.specs)
       if (spec.weapons.size() > kMaxWeapons) throw std::invalid_argument("too many weapons");
     if (sr.specs.size() != v.g->specs.size())
@@ -243,7 +146,8 @@ class PyCombat {
     }
     nb::tuple operator()(const TurnEnded& e) const { return nb::make_tuple("TurnEnded", e.fighter); }
     nb::tuple operator()(const Moved& e) const {
-      return nb::make_tuple("Moved", e.fighter, nb::tuple(nb::cast(e.path)), e.metres, e.sprint);
+      return nb::make_tuple("Moved", e.fighter, nb::tuple(nb::cast(e.path)), e.metres,
+                            static_cast<int>(e.how));
     }
     nb::tuple operator()(const RoundEnded& e) const { return nb::make_tuple("RoundEnded", e.round); }
     nb::tuple operator()(const CombatEnded& e) const {
@@ -318,6 +222,19 @@ class PyCombat {
       return nb::make_tuple("StatusChanged", e.fighter, static_cast<int>(e.status),
                             CauseOf(e.cause));
     }
+    nb::tuple operator()(const ZehrendGained& e) const {
+      return nb::make_tuple("ZehrendGained", e.fighter, e.kind, e.again);
+    }
+    nb::tuple operator()(const ZehrendLost& e) const {
+      return nb::make_tuple("ZehrendLost", e.fighter, e.kind, static_cast<int>(e.cause));
+    }
+    nb::tuple operator()(const ForcedMove& e) const {
+      return nb::make_tuple("ForcedMove", e.fighter, nb::tuple(nb::cast(e.path)),
+                            static_cast<int>(e.cause));
+    }
+    nb::tuple operator()(const Fell& e) const {
+      return nb::make_tuple("Fell", e.fighter, e.metres, e.dice);
+    }
     nb::tuple operator()(const Acted& e) const {
       return nb::make_tuple("Acted", e.fighter, static_cast<int>(e.act), e.target, e.index,
                             e.value);
@@ -342,12 +259,13 @@ void BindCombat(nb::module_& m) {
                     const std::vector<std::tuple<int, int>>&, const nb::bytes&,
                     const std::map<std::string, int>&, const std::vector<int>&,
                     const std::vector<int>&, const std::vector<CritRow>&, const std::vector<int>&,
-                    const std::vector<SpecRow>&, const std::vector<VictoryRowT>&, std::uint64_t,
-                    std::uint64_t>(),
+                    const std::vector<SpecRow>&, const std::vector<VictoryRowT>&,
+                    const std::vector<ZehrendRow>&, std::uint64_t, std::uint64_t>(),
            nb::arg("kampf"), nb::arg("prompts"), nb::arg("start"), nb::arg("setup"), nb::arg("moves"),
            nb::arg("rules"), nb::arg("survive"), nb::arg("exits"), nb::arg("strike"),
            nb::arg("substitute"), nb::arg("on_gain"), nb::arg("crits"), nb::arg("fumbles"),
-           nb::arg("specs"), nb::arg("victory"), nb::arg("state"), nb::arg("inc"))
+           nb::arg("specs"), nb::arg("victory"), nb::arg("zehrend"), nb::arg("state"),
+           nb::arg("inc"))
       .def("legal", &PyCombat::Legal, "The legal choices (cwenv.engine.actions.Action).")
       .def("apply", &PyCombat::Apply, nb::arg("kind"), nb::arg("actor"), nb::arg("target"),
            nb::arg("cell"), nb::arg("arg"), nb::arg("mumm"),

@@ -37,6 +37,7 @@ NativeCombat::NativeCombat(const GameDesc& g, const Lines& lines, const PromptRu
     throw std::invalid_argument("one setup, step table and strike spec per fighter");
   initiative_.assign(n, 0), actions_.assign(n, 0), reactions_.assign(n, 0);
   actionbonus_used_.assign(n, 0), stabilised_.assign(n, 0);
+  zehrend_.assign(n, {}), zone_.assign(n, {});
   stack_.emplace_back(CombatF{});
   Run({});
 }
@@ -252,16 +253,34 @@ void NativeCombat::StartRound() {  // RoundFrame._start (I01-I04, I10-I13, R01, 
 }
 
 NativeCombat::Result NativeCombat::Step(RoundF& f, Value v) {
+  constexpr int kAmbush = 1, kTurns = 2, kOver = 3;  // RoundStage
   if (f.stage == 0) {
     StartRound();
-    if (rules_.ambush && round_ == 1) throw Unported("the ambush's Reflexe checks (X45)");
-    f.stage = 2;
+    if (round_ == 1 && strike_.ambushed_sides)  // X45 (RoundFrame._ambushed)
+      for (std::size_t i = 0; i < s_.fighters.size(); ++i) {
+        const Fighter& x = s_.fighters[i];
+        if (strike_.ambushed_sides >> x.side & 1 && x.standing())
+          f.ambush.push_back(static_cast<int>(i));
+      }
+    f.stage = kAmbush;
   }
-  if (f.stage == 2) {
+  if (f.stage == kAmbush) {  // the ambushed roll Reflexe; a failure loses the round
+    if (v.probed && !v.probe.success) {
+      const int fi = f.ambush[f.si - 1];
+      f.surprised |= std::uint64_t{1} << fi;
+      reactions_[fi] = 0;
+      events_.push_back(StatusChanged{fi, Status::kSurprised, {}});
+    }
+    if (f.si < static_cast<int>(f.ambush.size()))
+      return Push(Check(f.ambush[f.si++], strike_.reflexe_check, Purpose::kAmbush, false, false));
+    f.stage = kTurns;
+    v = {};
+  }
+  if (f.stage == kTurns) {
     if (v.set && static_cast<int>(v.act.kind) == kChooseActor) return Turn(v.act.target);
-    const Result r = NextTurn();
+    const Result r = NextTurn(f.surprised);
     if (r != Result::kDone) return r;
-    f.stage = 3;
+    f.stage = kOver;
     push_ = EndRoundF{};
     return Result::kPushed;
   }
@@ -271,11 +290,11 @@ NativeCombat::Result NativeCombat::Step(RoundF& f, Value v) {
 
 // RoundFrame's TURNS stage: the front of the queue acts, or its side picks among the tied
 // (I04, I13, X16); kDone when the queue is empty.
-NativeCombat::Result NativeCombat::NextTurn() {
+NativeCombat::Result NativeCombat::NextTurn(std::uint64_t surprised) {
   while (!queue_.empty()) {
     const auto [step, idx] = queue_.front();
     const Fighter& f = s_.fighters[idx];
-    if (!f.standing()) {  // (surprised fighters come with the ambush, not ported)
+    if (!f.standing() || surprised >> idx & 1) {
       queue_.erase(queue_.begin());
       continue;
     }
@@ -315,33 +334,6 @@ NativeCombat::Result NativeCombat::Turn(int fighter) {  // RoundFrame._turn
       return Result::kPushed;
     }
   throw std::logic_error("chosen actor not in the queue");
-}
-
-// EndOfRoundFrame (D08, X31): per fighter in initiative order, the dying check; then
-// _cleanup. Zehrend (Z08) is not ported: with none held, X31's two orders are one.
-NativeCombat::Result NativeCombat::Step(EndRoundF& e, Value v) {
-  if (e.stage == 0) {
-    for (const Fighter& x : s_.fighters)
-      if (!x.dead && !x.fled && x.n_zehrend)
-        throw Unported("Zehrend at the round's end (Z08, X31)");
-    for (std::size_t i = 0; i < s_.fighters.size(); ++i)
-      if (!s_.fighters[i].dead && !s_.fighters[i].fled) e.order.push_back(static_cast<int>(i));
-    std::stable_sort(e.order.begin(), e.order.end(), [&](int a, int b) {
-      const auto key = [&](int i) {
-        return std::array<int, 4>{-initiative_[i], -setup_[i].grundwert, s_.fighters[i].side, i};
-      };
-      return key(a) < key(b);
-    });
-    e.stage = 1;
-    v = {};
-  }
-  const Result r = Dying(e, v);
-  if (r != Result::kDone) return r;
-  for (Fighter& x : s_.fighters) {  // _cleanup: round-scoped effects end (X03, H09, P08)
-    x.armour_bonus = 0, x.focus_bonus = 0, x.helpers = 0;
-    if (rules_.zielen_lost_at_round_end) x.aim_stacks = 0, x.aim_target = -1;
-  }
-  return Result::kDone;
 }
 
 }  // namespace cwenv::kampf

@@ -46,7 +46,7 @@ class Illegal : public std::invalid_argument {
 // cwenv.engine.actions.DecisionKind values the native frames pose so far.
 enum class Asked : std::uint8_t {
   kTurn = 0, kOrder = 1, kPreCheck = 2, kPostCheck = 3, kKeep = 4, kDefend = 5,
-  kNiederwerfen = 6, kBlockade = 7, kDamage = 9, kDeath = 10,
+  kNiederwerfen = 6, kBlockade = 7, kSturz = 8, kDamage = 9, kDeath = 10,
 };
 inline constexpr int kChooseActor = 24;  // ActionKind.CHOOSE_ACTOR
 
@@ -82,14 +82,20 @@ struct StrikeWeapon {
   int bonus;            // hits.py damage_bonus (A06, X12)
   int armour_mode;      // ArmourMode's position: 0 normal, 1 brechend, 2 direkt
   std::uint64_t forms;  // the damage forms, a bit set over the game's forms (D04)
-  bool non_lethal, zehrend, unarmed;
+  bool non_lethal;
+  int zehrend;          // the Zehrend kind it causes (Z08), -1: none
+  bool unarmed;
 };
 struct StrikeSpec {
   int armour, unbeugsamkeit;
   std::uint64_t immune, resist, vuln;  // D04, over the game's forms
   std::vector<StrikeWeapon> weapons;   // spec.all_weapons
+  std::array<int, 2> free_drop;        // MoveProfile.free_drop, free and eingeschränkt (B06)
 };
-struct TableRow { int row, extra; bool direct; int condition; bool zehrend; };  // A07, A08
+struct TableRow { int row, extra; bool direct; int condition, zehrend; };  // A07, A08; -1: none
+// One kind of Zehrend the game knows (Z08, X20, D03): its danger zone is fire, the check
+// that ends it (CheckValue), how its 1W10 meets armour, its damage form (a bit).
+struct ZehrendKind { bool fire; int check, armour_mode; std::uint64_t form; };
 inline constexpr int kArmourNormal = 0, kArmourBrechend = 1, kArmourDirekt = 2;
 // rules/tables.py FumbleRow's positions (A08), what patzer_effects does per row.
 enum class Fumble : std::uint8_t {
@@ -122,6 +128,19 @@ struct StrikeRules {
   std::array<int, kConditions> on_gain{};     // 0 nothing, kOnGainLetGo, kOnGainReactionsLost
   std::vector<StrikeSpec> specs;    // one per fighter
   std::vector<VictoryRow> victory;  // the listed after-change conditions, then ELIMINATE
+  std::uint32_t escape_sides;       // victory.py escapes: the sides leaving by an exit
+  std::vector<ZehrendKind> zehrend_kinds;
+  int fire_kind;                    // movement.py FIRE_ZEHREND's kind (D03)
+  // falls and forced movement (falls.py, effects.py; B05, B06, R05, X18, X43)
+  int push_metres;                  // movement.py PUSH_METRES (A08 Fehltritt)
+  bool forced_provoke;              // X43 forced_movement_blockade is not never
+  bool own_turn_fall_roll, fall_dice_up;  // X18
+  int fall_metres_per_die, fall_armour_mode;
+  std::uint64_t sturz_form;         // the fall's damage form
+  int infiltration_check;           // CheckValue.INFILTRATION (R05)
+  int benommen_check;               // X02 benommen_check (Z02's Mumm-Probe)
+  std::uint32_t ambushed_sides;     // X45: the ambushed sides where surprise is on
+  int reflexe_check;                // CheckValue.REFLEXE (X45)
 };
 
 // One fighter's step tables (turn.py move_search): free and eingeschränkt.
@@ -134,10 +153,19 @@ struct FighterMoves {
 
 // The frames (frames.py), one struct per frame class, with the same stages.
 struct CombatF { int stage = 0; };
-struct RoundF { int stage = 0; };
-struct EndRoundF {  // roundflow.py EndOfRoundFrame: the dying checks in its order (D08, X31)
+struct RoundF {
+  int stage = 0;
+  std::vector<int> ambush;     // X45: who rolls Reflexe in round 1
+  int si = 0;
+  std::uint64_t surprised = 0;  // who lost the round to the ambush, a bit set
+};
+// handlungen.py CheckedHandlung: a Handlung decided by a check, then its outcome.
+struct CheckedF { int stage = 0, fighter = 0; Act act{}; };
+struct EndRoundF {  // roundflow.py EndOfRoundFrame: Zehrend and dying in its order (X31)
   int stage = 0, pos = 0, phase = 0;
   std::vector<int> order;
+  std::uint64_t done = 0;  // the fighter's Zehrend kinds dealt with this round, a bit set
+  int current = -1;        // the kind whose damage was dealt, whose check comes next
 };
 struct TurnF {
   int stage = 0, fighter = 0, slot = 0;
@@ -151,10 +179,26 @@ struct MoveF {
   int reactor = -1;
   std::uint64_t asked = 0;  // the guards asked in this move (R04), a bit set
   int fighter = 0;
-  std::vector<int> path, spent, done;
-  bool sprint = false;
+  std::vector<int> path, spent, done;  // spent: the metres spent reaching each cell
+  How how = How::kGeht;
+  bool provoke = true;  // forced movement provokes Blockadeangriffe only under X43
   int i = 0, start = -1;
 };
+// falls.py ForcedMoveFrame and FallFrame (A08, B05, B06, R05, X18).
+struct ForcedMoveF {
+  int stage = 0, fighter = 0;
+  std::vector<int> path;
+  How cause = How::kFehltritt;
+  bool provoke = false;
+  int start_elev = 0;
+};
+struct FallF {
+  int stage = 0, fighter = 0, metres = 0;
+  bool outside_turn = false;
+  int reduce = 0;
+};
+// hits.py ZehrendLater (Z08): a Zehrend starts after the hit's damage.
+struct ZehrendF { int stage = 0, fighter = 0, kind = 0; };
 // checks.py CheckFrame: before the roll, the roll, after it, which of two stands (M03).
 struct CheckF {
   int stage = 0, fighter = 0, own = 0;
@@ -179,22 +223,22 @@ struct AttackF {
 struct DamageF {
   int stage = 0, target = 0, source = -1, dice = 0, bonus = 0, mode = 0;
   std::uint64_t forms = 0;
-  bool non_lethal = false;
+  bool non_lethal = false, ongoing = false;  // ongoing: a Zehrend's tick (D08)
   Cause cause;
   int bare = 0, direct_tail = 0, flat = 0, total = 0;
 };
 struct LoseLPF {
   int stage = 0, fighter = 0, amount = 0;
   Cause cause;
-  bool damage = true, non_lethal = false, die = false;
+  bool damage = true, non_lethal = false, die = false, ongoing = false;
 };
-// damage.py SequenceFrame as hits.py and effects.py fill it: the damage frames, in turn.
+// damage.py SequenceFrame as hits.py and effects.py fill it: its frames, in turn.
 struct SeqF {
-  std::vector<DamageF> frames;
+  std::vector<std::variant<DamageF, ZehrendF, ForcedMoveF>> frames;
   int i = 0;
 };
 using Frame = std::variant<CombatF, RoundF, EndRoundF, TurnF, MoveF, CheckF, AttackF, DamageF,
-                           LoseLPF, SeqF>;
+                           LoseLPF, SeqF, ZehrendF, ForcedMoveF, FallF, CheckedF>;
 
 struct Outcome { int winner, reason, rounds, about; };  // about: CombatEnded's
 
@@ -248,10 +292,14 @@ class NativeCombat {
   Result Step(DamageF& f, Value v);
   Result Step(LoseLPF& f, Value v);
   Result Step(SeqF& f, Value v);
+  Result Step(ZehrendF& f, Value v);
+  Result Step(ForcedMoveF& f, Value v);
+  Result Step(FallF& f, Value v);
+  Result Step(CheckedF& f, Value v);
   Result Push(Frame f) { push_ = std::move(f); return Result::kPushed; }
   Result Return(const Probe& p) { ret_ = {}; ret_.probed = true, ret_.probe = p; return Result::kDone; }
   void StartRound();
-  Result NextTurn();
+  Result NextTurn(std::uint64_t surprised);
   Result Turn(int fighter);
   Result Do(TurnF& t, const Act& a);
   Result EndTurn(int fighter);
@@ -277,7 +325,20 @@ class NativeCombat {
   Result WouldDie(LoseLPF& l);
   void Kill(int fi, const Cause& cause);
   void LetGo(Fighter& f) { f.climb_cell = -1, f.climb_height = 0; }
-  Result Dying(EndRoundF& e, Value v);
+  Result EndOfRound(EndRoundF& e, Value v, bool phased);
+  // Zehrend and danger zones (combat_zehrend.cpp)
+  std::optional<DamageF> GainZehrend(int fi, int kind);
+  DamageF ZehrendDamage(int fi, int kind, Cause cause, bool ongoing) const;
+  bool InDangerZone(int fi, int kind) const;
+  bool HasZehrend(int fi, int kind) const;
+  bool HasZone(int fi, int kind) const;
+  void DropZehrend(int fi, int kind);
+  void DropZone(int fi, int kind);
+  void SyncZehrend(int fi);
+  void ReapplyZoneZehrend();
+  // falls and forced movement (combat_falls.cpp)
+  std::vector<int> SlidePath(int fi, int toward) const;
+  void MaybeEscape(int fi);
   // the attack (combat_attack.cpp)
   Result Declare(AttackF& a);
   Result RollAttack(AttackF& a, const Value& v);
@@ -287,7 +348,7 @@ class NativeCombat {
   Result Defend(AttackF& a, const PromptAct& choice);
   Result Compared(AttackF& a, const Probe& result);
   Result PatzerEffects(AttackF& a, int qs);
-  Result HitEffects(AttackF& a, int target, int qs, int extra, bool direct);
+  Result HitEffects(AttackF& a, int target, int qs, const TableRow* crit);
   std::size_t TableAt(std::size_t rows, int roll) const;
 
   const GameDesc& g_;
@@ -302,6 +363,7 @@ class NativeCombat {
   // FighterState fields the legality's Fighter does not hold
   std::vector<int> initiative_, actions_, reactions_;
   std::vector<std::uint8_t> actionbonus_used_, stabilised_;
+  std::vector<std::vector<int>> zehrend_, zone_;  // the Zehrend kinds held, by a zone (D03)
   std::vector<std::pair<int, int>> queue_;  // (step or pass, fighter) still to act
   std::vector<Frame> stack_;
   std::optional<Frame> push_;  // what a Step pushes (after it returns: the stack may move)

@@ -178,30 +178,26 @@ NativeCombat::Result NativeCombat::HitTarget(AttackF& a, int weakened_qs) {
   events_.push_back(Hit{a.attacker, ti, qs, weakened_qs >= 0, aim});
   Fighter& t = s_.fighters[ti];
   if (strike_.zielen_lost_on_hit && t.aim_stacks) t.aim_stacks = 0, t.aim_target = -1;
-  int extra = 0;
-  bool direct = false;
   const TableRow* crit = nullptr;
   if (a.attack.volltreffer) {  // hits.py crit_rows: every row for an attack with damage
     const int d1 = dice_.D10();
     const int d2 = dice_.D10();
     crit = &strike_.crits[TableAt(strike_.crits.size(), d1 + d2 - qs)];
     events_.push_back(TableRolled{a.attacker, Table::kVolltreffer, d1, d2, qs, crit->row});
-    extra = crit->extra, direct = crit->direct;
   }
   a.stage = kEffectsDone;
   ++a.ti;
-  const Result r = HitEffects(a, ti, qs, extra, direct);
-  if (crit && crit->condition >= 0) GainCondition(ti, crit->condition);
-  if (crit && crit->zehrend) throw Unported("a Volltreffer's Zehrend (A07, Z08)");
-  return r;
+  return HitEffects(a, ti, qs, crit);
 }
 
 // hits.py hit_effects for a weapon or a Blockadeangriff: the damage (A06) with the
-// Volltreffer's extra dice (X33), a disarmed NSC's -2 (K01, X22).
-NativeCombat::Result NativeCombat::HitEffects(AttackF& a, int target, int qs, int extra,
-                                              bool direct) {
+// Volltreffer's extra dice (X33), a disarmed NSC's -2 (K01, X22), the weapon's Zehrend,
+// the table's condition and Zehrend (A07, Z08).
+NativeCombat::Result NativeCombat::HitEffects(AttackF& a, int target, int qs,
+                                              const TableRow* crit) {
   const StrikeWeapon& w = strike_.specs[a.attacker].weapons[a.index];
-  if (w.zehrend) throw Unported("a weapon's Zehrend (Z08)");
+  const int extra = crit ? crit->extra : 0;
+  const bool direct = crit && crit->direct;
   const bool all_direct = direct && strike_.zerschmettert_all_direct;
   DamageF d;
   d.target = target, d.source = a.attacker, d.dice = qs + extra, d.bonus = w.bonus;
@@ -213,7 +209,10 @@ NativeCombat::Result NativeCombat::HitEffects(AttackF& a, int target, int qs, in
   if (s_.fighters[a.attacker].disarmed)
     d.flat = -strike_.entwaffnen_nsc_penalty * (strike_.disarmed_per_die ? qs + extra : 1);
   SeqF seq;
-  seq.frames.push_back(d);
+  seq.frames.emplace_back(d);
+  if (w.zehrend >= 0) seq.frames.emplace_back(ZehrendF{0, target, w.zehrend});
+  if (crit && crit->condition >= 0) GainCondition(target, crit->condition);
+  if (crit && crit->zehrend >= 0) seq.frames.emplace_back(ZehrendF{0, target, crit->zehrend});
   return Push(std::move(seq));
 }
 
@@ -230,17 +229,23 @@ NativeCombat::Result NativeCombat::PatzerEffects(AttackF& a, int qs) {
     case Fumble::kMuskelriss:
       GainCondition(a.attacker, kAngeschlagen);
       self.cause = {CauseKind::kMuskelriss};
-      seq.frames.push_back(self);
+      seq.frames.emplace_back(self);
       break;
     case Fumble::kUeberdehnt:
       self.cause = {CauseKind::kUeberdehnt};
-      seq.frames.push_back(self);
+      seq.frames.emplace_back(self);
       break;
     case Fumble::kOffeneDeckung:
       GainCondition(a.attacker, kVerwirrt);
       break;
-    case Fumble::kFehltritt:
-      throw Unported("a Fehltritt's forced move (A08)");
+    case Fumble::kFehltritt: {  // 2 m onward past the opponent, eingeschränkt
+      GainCondition(a.attacker, kEingeschraenkt);
+      ForcedMoveF m;
+      m.fighter = a.attacker, m.path = SlidePath(a.attacker, s_.fighters[a.target].pos);
+      m.cause = How::kFehltritt, m.provoke = strike_.forced_provoke;
+      seq.frames.emplace_back(std::move(m));
+      break;
+    }
     case Fumble::kWaffeBlockiert:
       if (!strike_.specs[a.attacker].weapons[a.index].unarmed) {  // weapon attacks only
         s_.fighters[a.attacker].jammed |= 1u << a.index;

@@ -1,7 +1,6 @@
 // The native combat's damage, LP, conditions, dying and death (combat.hpp): damage.py
 // DamageFrame, LoseLPFrame, kill and SequenceFrame (A06, D01-D08, Z06, M04, M06),
-// conditions.py gain_condition and lose_condition (Z01-Z07, X19), and the dying checks
-// of roundflow.py EndOfRoundFrame (D08).
+// conditions.py gain_condition and lose_condition (Z01-Z07, X19).
 #include <algorithm>
 
 #include "combat.hpp"
@@ -13,7 +12,6 @@ namespace {
 
 constexpr int kRolled = 1, kFinished = 2;  // DamageStage after the roll; LossStage's answer
 constexpr int kDeathAnswered = 1;
-constexpr int kDyingResult = 1, kDyingDone = 2;  // EndRoundF.phase after the dying check
 
 }  // namespace
 
@@ -107,6 +105,7 @@ NativeCombat::Result NativeCombat::Step(DamageF& d, Value v) {
     d.stage = kFinished;
     LoseLPF l;
     l.fighter = d.target, l.amount = d.total, l.cause = d.cause, l.non_lethal = d.non_lethal;
+    l.ongoing = d.ongoing;
     return Push(l);
   }
   return Result::kDone;
@@ -135,7 +134,8 @@ NativeCombat::Result NativeCombat::Step(LoseLPF& l, Value v) {
   if (l.die) return WouldDie(l);
   if (l.amount <= 0) return Result::kDone;
   int amount = l.amount;
-  if (l.damage && f.down && f.Has(kSterbend) && strike_.sterbend_damage_reinflicts) {
+  // D08: ongoing effects 'wirken … weiter', they are no new wound (Z06)
+  if (l.damage && !l.ongoing && f.down && f.Has(kSterbend) && strike_.sterbend_damage_reinflicts) {
     const int extra = dice_.D10();  // Z06: sterbend again, 1W10 direct damage (X29)
     events_.push_back(SterbendAgain{fi, extra});
     amount += extra;
@@ -189,41 +189,7 @@ NativeCombat::Result NativeCombat::WouldDie(LoseLPF& l) {
 
 NativeCombat::Result NativeCombat::Step(SeqF& q, Value) {
   if (q.i >= static_cast<int>(q.frames.size())) return Result::kDone;
-  return Push(q.frames[q.i++]);
-}
-
-// EndOfRoundFrame's dying checks (D08): Unbeugsamkeit; a Volltreffer stabilises, a Patzer
-// kills (M04 may avert it), a failure costs 1W10 LP.
-NativeCombat::Result NativeCombat::Dying(EndRoundF& e, Value v) {
-  while (e.pos < static_cast<int>(e.order.size())) {
-    const int fi = e.order[e.pos];
-    Fighter& f = s_.fighters[fi];
-    if (e.phase == kDyingResult) {
-      e.phase = kDyingDone;
-      const Probe r = v.probe;  // a copy: v is cleared for the next fighter
-      v = {};
-      if (r.volltreffer) {
-        LoseCondition(fi, kSterbend, LostBy::kSelfStabilised);
-        stabilised_[fi] = 1;
-        events_.push_back(StatusChanged{fi, Status::kStabilised, {}});
-      } else if (r.patzer) {
-        LoseLPF l;
-        l.fighter = fi, l.cause = {CauseKind::kDyingPatzer}, l.damage = false, l.die = true;
-        return Push(l);
-      } else if (!r.success) {
-        LoseLPF l;
-        l.fighter = fi, l.amount = dice_.D10(), l.cause = {CauseKind::kDying}, l.damage = false;
-        return Push(l);
-      }
-      continue;
-    }
-    if (e.phase == 0 && !f.dead && f.Has(kSterbend)) {
-      e.phase = kDyingResult;
-      return Push(Check(fi, strike_.unbeugsamkeit_check, Purpose::kDying, false, false));
-    }
-    ++e.pos, e.phase = 0;
-  }
-  return Result::kDone;
+  return std::visit([&](const auto& f) { return Push(f); }, q.frames[q.i++]);
 }
 
 }  // namespace cwenv::kampf

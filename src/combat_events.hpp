@@ -21,26 +21,35 @@ enum class Spend : std::uint8_t {
 inline constexpr int kSpends = 10;  // indexable by Spend
 
 // What a check is for (payloads.py CheckPurpose), as far as the native frames roll one.
-enum class Purpose : std::uint8_t { kAttack = 0, kDefence = 1, kDying = 2 };
+enum class Purpose : std::uint8_t {
+  kAttack = 0, kDefence = 1, kDying = 2, kBenommen = 3, kZehrend = 5, kCatchFall = 6,
+  kAmbush = 8,
+};
 
 // Why LP go or a fighter dies (LPChanged.cause, StatusChanged.cause): a weapon's name, or
 // one of the fixed texts of damage.py, roundflow.py and effects.py.
 enum class CauseKind : std::uint8_t {
   kNone = 0, kWeapon, kDying, kDyingPatzer, kMuskelriss, kUeberdehnt, kAvertedDeath,
+  kZehrendAgain, kZehrendTick, kSturz,
 };
 struct Cause {
   CauseKind kind = CauseKind::kNone;
-  int fighter = -1, index = -1;  // kWeapon: whose weapon (spec.all_weapons)
+  int fighter = -1, index = -1;  // kWeapon: whose weapon (spec.all_weapons); kZehrendTick: the kind
 };
 
 // events.ReactionKind, events.Status and events.TableKind values.
-enum class Reaction : std::uint8_t { kDefence = 0, kDropProne = 1, kBlockade = 2 };
+enum class Reaction : std::uint8_t { kDefence = 0, kDropProne = 1, kBlockade = 2, kCatchFall = 3 };
 enum class Status : std::uint8_t {
-  kDead = 0, kKampfunfaehig = 1, kUnconscious = 2, kNonLethal = 3, kStabilised = 5,
+  kDead = 0, kKampfunfaehig = 1, kUnconscious = 2, kNonLethal = 3, kStabilised = 5, kEscaped = 6,
+  kSurprised = 7,
 };
 enum class Table : std::uint8_t { kVolltreffer = 0, kPatzer = 1 };
 // ConditionLost's causes: a Handlung, M08 and M04's "Mumm", D08's self-stabilising.
-enum class LostBy : std::uint8_t { kMumm = 0, kSelfStabilised = 1, kStandsUp = 2 };
+enum class LostBy : std::uint8_t { kMumm = 0, kSelfStabilised = 1, kStandsUp = 2, kProbe = 3 };
+// Why a Zehrend ends (ZehrendLost): out of its danger zone (D03), its check (Z08), M08.
+enum class ZehrendEnd : std::uint8_t { kZoneLeft = 0, kCheck = 1, kMumm = 2 };
+// How a Moved event moves (its ``how``): walking, sprinting, a Fehltritt (A08).
+enum class How : std::uint8_t { kGeht = 0, kSprintet = 1, kFehltritt = 2 };
 // DamageRolled.factor (damage.py resistance_factor, D04).
 enum class Factor : std::uint8_t { kNone = 0, kResistent, kVerwundbar, kImmun };
 // events.Act values of the Handlungen the native turn carries out.
@@ -59,8 +68,10 @@ struct Moved {
   int fighter;
   std::vector<int> path;  // cells
   int metres;
-  bool sprint;  // "sprintet", else "geht"
+  How how;
 };
+struct ForcedMove { int fighter; std::vector<int> path; How cause; };
+struct Fell { int fighter, metres, dice; };
 struct RoundEnded { int round; };
 struct CheckRolled {
   int fighter;
@@ -94,6 +105,8 @@ struct LPChanged { int fighter, before, after; Cause cause; };
 struct ConditionGained { int fighter, condition, instead_of; };  // instead_of -1: none
 struct SterbendAgain { int fighter, d10; };  // Z06's ConditionGained("1W10 direkter ...")
 struct ConditionLost { int fighter, condition; LostBy cause; };
+struct ZehrendGained { int fighter, kind; bool again; };  // Z08: again deals 1W10 at once
+struct ZehrendLost { int fighter, kind; ZehrendEnd cause; };
 struct StatusChanged { int fighter; Status status; Cause cause; };
 struct Acted { int fighter; ActKind act; int target, index, value; };
 struct CombatEnded {
@@ -107,7 +120,8 @@ using Event =
                  CombatEnded, CheckRolled, MummSpent, ResultKept, ReactionUsed, AttackDeclared,
                  AttackFailed, AttackRedirected, DefenceDeclined, AttackDefended, Hit,
                  TableRolled, DamageRolled, DamageHalved, LPChanged, ConditionGained,
-                 SterbendAgain, ConditionLost, StatusChanged, Acted>;
+                 SterbendAgain, ConditionLost, StatusChanged, Acted, ZehrendGained,
+                 ZehrendLost, ForcedMove, Fell>;
 
 // victory.py's verdicts and state.py's decision cap (CombatEnded, Outcome).
 enum class CombatReason : std::uint8_t {

@@ -62,7 +62,7 @@ NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
       t.parity = route.parity;
       MoveF m;
       m.fighter = t.fighter, m.path = route.cells, m.spent = route.spent;
-      m.sprint = t.sprint_bonus != 0;
+      m.how = t.sprint_bonus != 0 ? How::kSprintet : How::kGeht;
       push_ = std::move(m);
       return Result::kPushed;
     }
@@ -74,9 +74,15 @@ NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
       if (strike_.extra_action_moves) ++t.grants;
       return Result::kDecision;
     }
-    case Kind::kMummShake: {  // M08 (conditions.py shake_with_mumm)
-      if (a.arg >= kZehrendArg) throw Unported("M08 on a Zehrend (X55)");
+    case Kind::kMummShake: {  // M08 (conditions.py shake_with_mumm; X55 for a Zehrend)
       SpendMumm(t.fighter, Spend::kZustandAbschuetteln);
+      if (a.arg >= kZehrendArg) {
+        const int kind = zehrend_[t.fighter][a.arg - kZehrendArg];
+        DropZehrend(t.fighter, kind);
+        if (!InDangerZone(t.fighter, kind)) DropZone(t.fighter, kind);  // in it: the mark stays
+        events_.push_back(ZehrendLost{t.fighter, kind, ZehrendEnd::kMumm});
+        return Result::kDecision;
+      }
       LoseCondition(t.fighter, a.arg, LostBy::kMumm);
       if (a.arg == kBenommen && t.benommen) t.benommen = false;
       return Result::kDecision;
@@ -108,6 +114,13 @@ NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
       --t.handlungen;
       LoseCondition(t.fighter, kNiedergeworfen, LostBy::kStandsUp);
       return Result::kDecision;
+    case Kind::kMummProbe: {  // Z02, X02: the benommen fighter's Handlung
+      --t.handlungen;
+      t.benommen = true;  // the turn stays benommen whatever happens
+      CheckedF checked;
+      checked.fighter = t.fighter, checked.act = a;
+      return Push(checked);
+    }
     case Kind::kDraw:  // H04
       --t.handlungen;
       f.drawn = a.arg;
@@ -116,6 +129,30 @@ NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
     default:
       throw Unported("the turn action " + std::to_string(static_cast<int>(a.kind)) +
                      " (H01-H12)");
+  }
+}
+
+// handlungen.py CheckedHandlung: the Handlung's check (its check function), then what the
+// result does (its outcome function).
+NativeCombat::Result NativeCombat::Step(CheckedF& h, Value v) {
+  constexpr int kCheck = 0, kOutcome = 1, kFinished = 2;  // CheckedStage
+  if (h.stage == kCheck) {
+    h.stage = kOutcome;
+    switch (h.act.kind) {
+      case Kind::kMummProbe:  // handlungen.py mumm_probe_check (Z02, X02)
+        return Push(Check(h.fighter, strike_.benommen_check, Purpose::kBenommen, false, false));
+      default:
+        throw std::logic_error("a checked Handlung without its check");
+    }
+  }
+  if (h.stage == kFinished) return Result::kDone;
+  h.stage = kFinished;
+  switch (h.act.kind) {
+    case Kind::kMummProbe:  // mumm_probe_outcome
+      if (v.probe.success) LoseCondition(h.fighter, kBenommen, LostBy::kProbe);
+      return Result::kDone;
+    default:
+      throw std::logic_error("a checked Handlung without its outcome");
   }
 }
 
@@ -159,7 +196,7 @@ NativeCombat::Result NativeCombat::Step(MoveF& m, Value v) {
   while (m.i < static_cast<int>(m.path.size())) {
     const int a = f.pos, b = m.path[m.i];
     // R04 (blockade_prompt): the first guard not yet asked whose reach the step passes
-    for (std::size_t gi = 0; gi < s_.fighters.size(); ++gi) {
+    for (std::size_t gi = 0; gi < s_.fighters.size() && m.provoke; ++gi) {
       const Fighter& g = s_.fighters[gi];
       if (m.asked >> gi & 1 || g.side == f.side || !g.standing()) continue;
       const int reach = MeleeReach(g_.specs[gi], g);
@@ -180,12 +217,19 @@ NativeCombat::Result NativeCombat::Step(MoveF& m, Value v) {
     if (other != m.fighter && !s_.fighters[other].down &&
         (s_.fighters[other].side != f.side || last))
       break;  // B01: an enemy in the way, or anyone on the destination, ends the move here
-    if (g_.terrain[b] == Terrain::kFire && g_.terrain[a] != Terrain::kFire)
-      throw Unported("stepping into a danger zone (D03)");
-    if (rules_.exits_matter && rules_.exits[b]) throw Unported("an exit (REACH_EXIT)");
+    const bool entered_fire = g_.terrain[b] == Terrain::kFire && g_.terrain[a] != Terrain::kFire;
     MoveFighter(m.fighter, b);
     m.done.push_back(b);
     ++m.i;
+    if (entered_fire) {  // D03 (movement.py enter_danger_zone): its Zehrend starts
+      const int fire = strike_.fire_kind;
+      if (!HasZone(m.fighter, fire)) zone_[m.fighter].push_back(fire);
+      std::optional<DamageF> burn = GainZehrend(m.fighter, fire);
+      if (burn) {
+        m.stage = kResumed;
+        return Push(std::move(*burn));
+      }
+    }
   }
   return Finish(m);
 }
@@ -210,8 +254,9 @@ NativeCombat::Result NativeCombat::Finish(MoveF& m) {
     }
   }
   if (!m.done.empty()) {
-    events_.push_back(Moved{m.fighter, m.done, m.spent[m.done.size() - 1], m.sprint});
+    events_.push_back(Moved{m.fighter, m.done, m.spent[m.done.size() - 1], m.how});
     if (rules_.zielen_lost_on_move && f.aim_stacks) f.aim_stacks = 0, f.aim_target = -1;
+    MaybeEscape(m.fighter);
   }
   return Result::kDone;
 }

@@ -21,6 +21,7 @@ import pytest
 
 pytest.importorskip("cwenv._core", reason="the native core is not built")
 
+from cwenv.engine import events as ev
 from cwenv.engine.actions import ActionKind
 from cwenv.engine.state import IllegalActionError
 from cwenv.native import cases
@@ -56,7 +57,7 @@ def _lockstep(index: int, pool: str) -> Counter[str]:
         assert nat.outcome == ref.outcome, at
         if ref.outcome is not None:
             seen["ended"] += 1
-            return seen
+            return seen + _told(nat.events)
         d, n = ref.decision, nat.decision
         assert d is not None and n is not None, at
         assert (n.kind, n.fighter) == (d.kind, d.fighter), at
@@ -74,10 +75,26 @@ def _lockstep(index: int, pool: str) -> Counter[str]:
             # reference's, and the rule is named
             assert len(nat.events) >= before and nat_prefix(ref.events, nat.events), at
             seen[f"stop: {err}"] += 1
-            return seen
+            return seen + _told(nat.events)
         seen["steps"] += 1
     seen["cut"] += 1
-    return seen
+    return seen + _told(nat.events)
+
+
+def _told(events: list[ev.Event]) -> Counter[str]:
+    """What the events tell, by kind: each class, a Zehrend gained, ended or ticking, a
+    Patzer's and a Volltreffer's row."""
+    told: Counter[str] = Counter(f"event {type(e).__name__}" for e in events)
+    for e in events:
+        if isinstance(e, ev.ConditionGained | ev.ConditionLost) and "ehrend (" in e.condition:
+            told[f"{type(e).__name__} zehrend"] += 1
+        if isinstance(e, ev.LPChanged) and e.cause.startswith("Zehrend"):
+            told["zehrend damage"] += 1
+        if isinstance(e, ev.TableRolled):
+            told[f"row {e.row}"] += 1
+        if isinstance(e, ev.StatusChanged):
+            told[f"status {e.status.name}"] += 1
+    return told
 
 
 def nat_prefix(ref: list[object], nat: list[object]) -> bool:
@@ -113,6 +130,22 @@ def test_the_native_combat_plays_as_the_reference() -> None:
     ):
         assert seen[f"chose {kind.name}"] > 0, (kind, seen)
     assert seen["ended"] > 50, seen  # whole fights to their verdict
+    for told in (
+        "event ForcedMove",  # A08 Fehltritt
+        "event Fell",  # B05 over an edge
+        "ConditionGained zehrend",  # Z08, A07 Tiefe Wunde, D03
+        "ConditionLost zehrend",
+        "zehrend damage",
+        "row Tiefe Wunde",
+        "row Zerschmetterter Leib",
+        "row Überdehnt",
+        "status DEAD",
+        "status STABILISED",  # D08's Volltreffer
+        "status SURPRISED",  # X45
+        "status ESCAPED",  # REACH_EXIT
+        "row Waffe blockiert",
+    ):
+        assert seen[told] > 0, (told, seen)
 
 
 def test_a_planted_difference_is_caught(fault: Callable[[str], None]) -> None:

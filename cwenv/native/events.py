@@ -16,7 +16,7 @@ from cwenv.engine import events as ev
 from cwenv.engine.parts import Part
 from cwenv.engine.plan_core import typed_parts
 from cwenv.model.types import AttackMode, Cell, Condition, Maneuver, MummSpend, Side
-from cwenv.native.strike import ARMOUR_MODES, CRIT_ROWS, FUMBLE_ROWS
+from cwenv.native.strike import ARMOUR_MODES, CRIT_ROWS, FUMBLE_ROWS, zehrend_kinds
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
@@ -29,14 +29,31 @@ CAUSES = (
     "Muskelriss",
     "Überdehnt",
     "dem Tod von der Schippe gesprungen",
+    "Zehrend erneut",
+    None,
+    "Sturz",
 )
-"""src/combat_events.hpp CauseKind's texts (None: a weapon's name)."""
-LOST_BY = ("Mumm", "stabilisiert sich selbst", "steht auf")
+"""src/combat_events.hpp CauseKind's texts (None: a weapon's name, a Zehrend's kind)."""
+WEAPON_CAUSE, ZEHREND_TICK = 1, 8
+"""The CauseKinds named by the content."""
+ZEHREND_ENDS = ("Gefahrenbereich verlassen", "Probe", "mit Mumm aufgehoben")
+"""src/combat_events.hpp ZehrendEnd's texts."""
+HOW = ("geht", "sprintet", "Fehltritt")
+"""src/combat_events.hpp How's texts (a Moved event's ``how``, a ForcedMove's cause)."""
+LOST_BY = ("Mumm", "stabilisiert sich selbst", "steht auf", "Probe")
 """src/combat_events.hpp LostBy's texts."""
 FACTORS = ("", "resistent", "verwundbar", "immun")
 """damage.py resistance_factor's texts by src/combat_events.hpp Factor."""
-PURPOSES = (None, "Verteidigung", "Sterben")
-"""A check's text by src/combat_events.hpp Purpose (None: the attack's own)."""
+PURPOSES = {
+    1: "Verteidigung",
+    2: "Sterben",
+    3: "Mumm-Probe (benommen)",
+    6: "Sturz abfangen",
+    8: "Hinterhalt",
+}
+"""A check's text by src/combat_events.hpp Purpose (the attack's and a Zehrend's are
+their own)."""
+ATTACK, ZEHREND = 0, 5
 
 
 class EventMaker:
@@ -46,6 +63,7 @@ class EventMaker:
         self.game = game
         self.names = game.names
         self.cells = [game.battlemap.cell(x) for x in range(game.battlemap.size)]
+        self.kinds = zehrend_kinds(game)
         self._parts: dict[tuple[int, tuple[Any, ...]], tuple[Part, ...]] = {}
         self._make: dict[str, Callable[..., ev.Event]] = {
             "Moved": self._moved,
@@ -73,6 +91,13 @@ class EventMaker:
                 f, ev.Status(s), self._cause(cause)
             ),
             "Acted": self._acted,
+            "ZehrendGained": self._zehrend_gained,
+            "ZehrendLost": lambda f, k, end: ev.ConditionLost(
+                f, f"zehrend ({self.kinds[k]})", ZEHREND_ENDS[end]
+            ),
+            "ForcedMove": lambda f, path, how: ev.ForcedMove(
+                f, tuple(self.cells[x] for x in path), HOW[how]
+            ),
         }
 
     def event(self, row: tuple[Any, ...]) -> ev.Event:
@@ -97,12 +122,21 @@ class EventMaker:
 
     def _cause(self, cause: tuple[int, int, int]) -> str:
         kind, fighter, index = cause
-        text = CAUSES[kind]
-        return self._weapon(fighter, index) if text is None else text
+        if kind == WEAPON_CAUSE:
+            return self._weapon(fighter, index)
+        if kind == ZEHREND_TICK:
+            return f"Zehrend ({self.kinds[index]})"
+        return CAUSES[kind] or ""
 
-    def _moved(self, fighter: int, path: tuple[int, ...], metres: int, sprint: bool) -> ev.Event:
+    def _moved(self, fighter: int, path: tuple[int, ...], metres: int, how: int) -> ev.Event:
         cells: tuple[Cell, ...] = tuple(self.cells[x] for x in path)
-        return ev.Moved(fighter, cells, metres, "sprintet" if sprint else "geht")
+        return ev.Moved(fighter, cells, metres, HOW[how])
+
+    def _zehrend_gained(self, fighter: int, kind: int, again: bool) -> ev.Event:
+        name = self.kinds[kind]
+        if again:
+            return ev.ConditionGained(fighter, f"Zehrend ({name}) erneut: 1W10 Schaden")
+        return ev.ConditionGained(fighter, f"zehrend ({name})")
 
     def _ended(self, winner: int, reason: int, rounds: int, about: int) -> ev.Event:
         label = Side(winner).label if winner >= 0 else "Unentschieden"
@@ -119,9 +153,12 @@ class EventMaker:
         parts: tuple[tuple[int, int, int], ...],
         *rest: Any,
     ) -> ev.Event:
-        text = PURPOSES[purpose]
-        if text is None:
+        if purpose == ATTACK:
             text = f"{self._means(attacker, mode, index)} gegen {self.names[target]}"
+        elif purpose == ZEHREND:
+            text = f"Zehrend ({self.kinds[index]}) beenden"
+        else:
+            text = PURPOSES[purpose]
         return ev.CheckRolled(fighter, text, self._typed(fighter, parts), *rest)
 
     def _typed(self, fighter: int, triples: tuple[tuple[int, int, int], ...]) -> tuple[Part, ...]:

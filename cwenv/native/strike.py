@@ -17,14 +17,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cwenv.engine.damage import zehrend_mode
 from cwenv.engine.hits import damage_bonus
+from cwenv.engine.movement import FALL_METRES_PER_DIE, FIRE_ZEHREND, PUSH_METRES, profile_for
 from cwenv.engine.tables.conditions import CONDITIONS, _benommen_gained, _let_go
 from cwenv.engine.victory import (
     VICTORIES,
     Check,
     _eliminated,
+    _escapes_by_exit,
     _exit_reached,
     _never,
+    _stays,
     _vip_fallen,
 )
 from cwenv.model.specs import UNARMED
@@ -36,12 +40,14 @@ from cwenv.rules.options import (
     DeathThreshold,
     DifferenceQS,
     DisarmedDamage,
+    ForcedMovementBlockade,
     GrosserWurfRoll,
     LoneWinnerQS,
     NscAtZero,
     PatzerDefence,
     RoundEndOrder,
     Rounding,
+    Surprise,
     TieQS,
     VolltrefferQS,
 )
@@ -89,13 +95,34 @@ def _on_gain(game: Game, cond: Condition) -> int:
     raise UnportedStrike(f"the on_gain of {cond.name}")
 
 
-def _forms(game: Game) -> dict[str, int]:
-    """Every damage form the game names, by its bit (D04)."""
-    names: set[str] = set()
+STURZ_FORM = "sturz"
+"""A fall's damage form (falls.py FallFrame)."""
+
+
+def zehrend_kinds(game: Game) -> list[str]:
+    """Every kind of Zehrend a fight of ``game`` can start, by its id (Z08, A07, D03)."""
+    kinds = {FIRE_ZEHREND}
+    for spec in game.roster:
+        kinds |= {w.zehrend for w in spec.all_weapons if w.zehrend is not None}
+        kinds |= {h.zehrend for h in spec.hacks if h.zehrend is not None}
+    for roll in range(TABLE_LOW, TABLE_HIGH + 1):
+        crit = volltreffer_effect(roll).zehrend
+        if crit is not None:
+            kinds.add(crit)
+    if len(kinds) > 64:
+        raise UnportedStrike("more than 64 kinds of Zehrend")
+    return sorted(kinds)
+
+
+def _forms(game: Game, kinds: list[str]) -> dict[str, int]:
+    """Every damage form the game names, by its bit (D04): a Zehrend's is its kind's."""
+    names: set[str] = {STURZ_FORM, *(kind.lower() for kind in kinds)}
     for spec in game.roster:
         names |= spec.resistances | spec.vulnerabilities | spec.immunities
         for w in spec.all_weapons:
             names |= w.forms
+        for h in spec.hacks:
+            names |= h.forms
     if len(names) > 64:
         raise UnportedStrike("more than 64 damage forms")
     return {name: i for i, name in enumerate(sorted(names))}
@@ -105,18 +132,21 @@ def _bits(forms: dict[str, int], names: frozenset[str]) -> int:
     return sum(1 << forms[name] for name in names)
 
 
-def _spec(game: Game, spec: FighterSpec, forms: dict[str, int]) -> tuple[Any, ...]:
+def _spec(
+    game: Game, spec: FighterSpec, forms: dict[str, int], kinds: list[str]
+) -> tuple[Any, ...]:
     weapons = [
         (
             damage_bonus(w, game.options),
             ARMOUR_MODES.index(w.armour_mode),
             _bits(forms, w.forms),
             w.non_lethal,
-            w.zehrend is not None,
+            -1 if w.zehrend is None else kinds.index(w.zehrend),
             w is UNARMED,
         )
         for w in spec.all_weapons
     ]
+    o = game.options
     return (
         spec.armour,
         spec.skill(Skill.UNBEUGSAMKEIT),
@@ -124,7 +154,21 @@ def _spec(game: Game, spec: FighterSpec, forms: dict[str, int]) -> tuple[Any, ..
         _bits(forms, spec.resistances),
         _bits(forms, spec.vulnerabilities),
         weapons,
+        profile_for(o, spec.movement, False).free_drop,
+        profile_for(o, spec.movement, True).free_drop,
     )
+
+
+def _escape_sides(game: Game) -> int:
+    """victory.py escapes: the sides whose fighters leave the map by an exit."""
+    sides = 0
+    for v in game.victory:
+        rule = VICTORIES[v.kind].escapes
+        if rule is _escapes_by_exit:
+            sides |= 1 << int(v.side)
+        elif rule is not _stays:
+            raise UnportedStrike(f"the escape rule of {v.kind.name}")
+    return sides
 
 
 def _victory(game: Game) -> list[tuple[int, int, int, int]]:
@@ -180,7 +224,24 @@ def strike_args(game: Game) -> dict[str, Any]:
         "extra_action_moves": int(o.mumm_extra_action_moves),
         "escalation_steps": o.escalation_steps,
         "unbeugsamkeit_check": int(CheckValue.UNBEUGSAMKEIT),
+        "escape_sides": _escape_sides(game),
+        "push_metres": PUSH_METRES,
+        "forced_provoke": int(o.forced_movement_blockade is not ForcedMovementBlockade.NEVER),
+        "own_turn_fall_roll": int(o.own_turn_fall_roll),
+        "fall_dice_up": int(o.fall_dice_rounding is Rounding.UP),
+        "fall_metres_per_die": FALL_METRES_PER_DIE,
+        "fall_armour_mode": ARMOUR_MODES.index(o.fall_armour_mode),
+        "infiltration_check": int(CheckValue.INFILTRATION),
+        "benommen_check": int(o.benommen_check),
+        "ambushed_sides": 0
+        if o.surprise is Surprise.NONE
+        else sum(1 << int(side) for side in game.ambushed),
+        "reflexe_check": int(CheckValue.REFLEXE),
     }
+    kinds = zehrend_kinds(game)
+    forms = _forms(game, kinds)
+    named["fire_kind"] = kinds.index(FIRE_ZEHREND)
+    named["sturz_form_bit"] = forms[STURZ_FORM]
     rolls = range(TABLE_LOW, TABLE_HIGH + 1)
     crits = []
     for roll in rolls:
@@ -192,10 +253,9 @@ def strike_args(game: Game) -> dict[str, Any]:
                 effect.extra_dice,
                 effect.direct,
                 condition,
-                effect.zehrend is not None,
+                -1 if effect.zehrend is None else kinds.index(effect.zehrend),
             )
         )
-    forms = _forms(game)
     return {
         "strike": named,
         "substitute": [
@@ -205,6 +265,15 @@ def strike_args(game: Game) -> dict[str, Any]:
         "on_gain": [_on_gain(game, c) for c in Condition],
         "crits": crits,
         "fumbles": [FUMBLE_ROWS.index(patzer_row(roll)) for roll in rolls],
-        "specs": [_spec(game, spec, forms) for spec in game.roster],
+        "specs": [_spec(game, spec, forms, kinds) for spec in game.roster],
         "victory": _victory(game),
+        "zehrend": [
+            (
+                kind == FIRE_ZEHREND,
+                int(CheckValue(o.zehrend_check(kind).value)),
+                ARMOUR_MODES.index(zehrend_mode(kind)),
+                forms[kind.lower()],
+            )
+            for kind in kinds
+        ],
     }
