@@ -160,7 +160,7 @@ class PyCombat {
         parts.append(nb::make_tuple(static_cast<int>(p.kind), p.ref, p.value));
       }
       return nb::make_tuple("CheckRolled", e.fighter, static_cast<int>(e.purpose), e.attacker,
-                            e.target, e.mode, e.index, nb::tuple(parts), e.probenwert, e.d1,
+                            e.target, e.mode, e.index, nb::tuple(parts), e.own, e.probenwert, e.d1,
                             e.d2, e.success, e.qs, e.volltreffer, e.patzer, e.forced);
     }
     nb::tuple operator()(const MummSpent& e) const {
@@ -216,7 +216,8 @@ class PyCombat {
       return nb::make_tuple("SterbendAgain", e.fighter, e.d10);
     }
     nb::tuple operator()(const ConditionLost& e) const {
-      return nb::make_tuple("ConditionLost", e.fighter, e.condition, static_cast<int>(e.cause));
+      return nb::make_tuple("ConditionLost", e.fighter, e.condition, static_cast<int>(e.cause),
+                            e.by);
     }
     nb::tuple operator()(const StatusChanged& e) const {
       return nb::make_tuple("StatusChanged", e.fighter, static_cast<int>(e.status),
@@ -237,7 +238,7 @@ class PyCombat {
     }
     nb::tuple operator()(const Acted& e) const {
       return nb::make_tuple("Acted", e.fighter, static_cast<int>(e.act), e.target, e.index,
-                            e.value);
+                            e.value, e.what);
     }
   };
 

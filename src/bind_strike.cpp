@@ -88,7 +88,19 @@ StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<
   r.benommen_check = n("benommen_check");
   r.ambushed_sides = static_cast<std::uint32_t>(n("ambushed_sides"));
   r.reflexe_check = n("reflexe_check");
+  for (int c = 0; c < kConditions; ++c) r.shake_check[c] = n(("shake_check_" + std::to_string(c)).c_str());
+  r.technik_check = n("technik_check");
+  r.operations_check = n("operations_check");
+  r.sprint_multiplier = n("sprint_multiplier");
+  r.help_attacks_only = n("help_attacks_only");
+  r.help_modifier_none = n("help_modifier_none");
+  r.stabilise_victim_patient = n("stabilise_victim_patient");
+  r.rucksack_item_lost = n("rucksack_item_lost");
   n.Done();
+  for (int check : r.shake_check)
+    if (check < -1 || check >= kCheckValues) throw std::invalid_argument("a shake check value");
+  for (int check : {r.technik_check, r.operations_check})
+    if (check < 0 || check >= kCheckValues) throw std::invalid_argument("a check value");
   for (int check : {r.benommen_check, r.reflexe_check})
     if (check < 0 || check >= kCheckValues) throw std::invalid_argument("a check value");
   if (sturz < 0 || sturz > 63 || r.fall_metres_per_die < 1 || r.fall_armour_mode < 0 ||
@@ -125,9 +137,23 @@ StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<
     r.fumbles.push_back(row);
   }
   if (r.crits.empty() || r.fumbles.empty()) throw std::invalid_argument("empty tables");
-  for (const auto& [armour, unbeugsamkeit, immune, resist, vuln, weapons, drop, drop_limited] :
-       specs) {
-    StrikeSpec spec{armour, unbeugsamkeit, immune, resist, vuln, {}, {drop, drop_limited}};
+  for (const auto& [armour, unbeugsamkeit, immune, resist, vuln, weapons, drop, drop_limited,
+                    catalogue, carried, cyber] : specs) {
+    StrikeSpec spec{armour, unbeugsamkeit, immune, resist, vuln, {}, {drop, drop_limited},
+                    {}, carried, {}};
+    if (carried < 0 || carried > static_cast<int>(catalogue.size()))
+      throw std::invalid_argument("more items at hand than in the catalogue");
+    if (catalogue.size() > kMaxItems)  // every item may end up at hand (H06)
+      throw Unported("more items and backpack than the core holds at hand (kMaxItems)");
+    for (const auto& [heal, amount, condition] : catalogue) {
+      if (condition < -1 || condition >= kConditions) throw std::invalid_argument("an item's condition");
+      spec.catalogue.push_back({heal, amount, condition});
+    }
+    for (const auto& [kind, amount, condition] : cyber) {
+      if (kind < kAbilityNone || kind > kAbilityShake || condition < -1 || condition >= kConditions)
+        throw std::invalid_argument("a cyberware ability out of range");
+      spec.cyber.push_back({kind, amount, condition});
+    }
     for (const auto& [bonus, mode, forms, non_lethal, kind, unarmed] : weapons) {
       if (mode < 0 || mode > kArmourDirekt || kind < -1 || kind >= kinds)
         throw std::invalid_argument("an armour mode or Zehrend out of range");

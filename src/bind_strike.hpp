@@ -14,9 +14,13 @@ namespace cwenv::kampf {
 
 // (bonus, armour mode, forms, non_lethal, Zehrend kind, unarmed): spec.all_weapons'
 using WeaponRow = std::tuple<int, int, std::uint64_t, bool, int, bool>;
-// (armour, Unbeugsamkeit, immune, resist, vuln, weapons, free drop, eingeschränkt's)
+using ItemRow = std::tuple<bool, int, int>;  // (heal, amount, condition)
+using CyberRow = std::tuple<int, int, int>;  // (ability kind, amount, condition)
+// (armour, Unbeugsamkeit, immune, resist, vuln, weapons, free drop, eingeschränkt's, the
+// items then the backpack, how many items, cyberware)
 using SpecRow = std::tuple<int, int, std::uint64_t, std::uint64_t, std::uint64_t,
-                           std::vector<WeaponRow>, int, int>;
+                           std::vector<WeaponRow>, int, int, std::vector<ItemRow>, int,
+                           std::vector<CyberRow>>;
 using CritRow = std::tuple<int, int, bool, int, int>;  // (row, extra, direct, condition, Zehrend)
 using ZehrendRow = std::tuple<bool, int, int, int>;  // (fire, check, armour mode, form bit)
 using VictoryRowT = std::tuple<int, int, int, int>;  // (kind, side, vip, count)

@@ -37,7 +37,14 @@ NativeCombat::NativeCombat(const GameDesc& g, const Lines& lines, const PromptRu
     throw std::invalid_argument("one setup, step table and strike spec per fighter");
   initiative_.assign(n, 0), actions_.assign(n, 0), reactions_.assign(n, 0);
   actionbonus_used_.assign(n, 0), stabilised_.assign(n, 0);
-  zehrend_.assign(n, {}), zone_.assign(n, {});
+  zehrend_.assign(n, {}), zone_.assign(n, {}), helpers_.assign(n, {});
+  items_.resize(n), backpack_.resize(n), reloading_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {  // the stat block's items; nothing reloaded yet
+    const StrikeSpec& spec = strike_.specs[i];
+    for (int k = 0; k < static_cast<int>(spec.catalogue.size()); ++k)
+      (k < spec.carried ? items_[i] : backpack_[i]).push_back(k);
+    reloading_[i].assign(spec.weapons.size(), 0);
+  }
   stack_.emplace_back(CombatF{});
   Run({});
 }
@@ -232,6 +239,7 @@ void NativeCombat::StartRound() {  // RoundFrame._start (I01-I04, I10-I13, R01, 
     }
     reactions_[i] = reactions;
     f.extra_action_used = false;
+    actionbonus_used_[i] = 0;  // P03, X14: once per round
     if (!rules_.prone_bonus_to_own_turn) f.prone_bonus = false;  // X23 next_round
     events_.push_back(InitiativeRolled{idx, fs.grundwert, dice, initiative_[i], reactions,
                                        actions_[i], steps});

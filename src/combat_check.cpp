@@ -11,6 +11,7 @@ namespace {
 constexpr int kActionbonusValue = 2;  // checks.py ACTIONBONUS_VALUE (P03)
 // CheckStage
 constexpr int kBeforeRoll = 0, kRoll = 1, kAfterRoll = 2, kKeep = 3;
+constexpr int kUnasked = 0, kRolling = 1, kHelped = 2;  // helping.py UNASKED, ROLLING, HELPED
 
 bool HasKind(const Parts& parts, PartKind kind) {
   for (int i = 0; i < parts.n; ++i)
@@ -83,19 +84,78 @@ Probe NativeCombat::Roll(CheckF& c, bool forced) {
     r = ResolveProbe(strike_.probe, probenwert, d1, d2);
   }
   events_.push_back(CheckRolled{c.fighter, c.purpose, c.attacker, c.target, c.mode, c.index,
-                                parts, probenwert, r.d1, r.d2, r.success, r.qs, r.volltreffer,
+                                parts, c.own, probenwert, r.d1, r.d2, r.success, r.qs, r.volltreffer,
                                 r.patzer, forced});
   return r;
+}
+
+// helping.py helpable (X60): help counts for the checks of one's own Handlung (not a
+// Blockadeangriff); under help_scope attacks only for attacks.
+bool NativeCombat::Helpable(const CheckF& c) const {
+  switch (c.purpose) {
+    case Purpose::kAttack:
+      return c.mode != static_cast<int>(Mode::kBlockade);
+    case Purpose::kBenommen:
+    case Purpose::kShake:
+    case Purpose::kStabilise:
+    case Purpose::kFreeWeapon:
+    case Purpose::kRucksack:
+      return !strike_.help_attacks_only;
+    default:
+      return false;
+  }
+}
+
+// helping.py help_frame (P08, X59): the standing helpers announced for ``c``'s roller
+// roll its check's value with the modifiers beyond its own parts; the announcement is used
+// up. False: no helper rolls.
+bool NativeCombat::HelpFrame(const CheckF& c, HelpersF& out) {
+  const int fi = c.fighter;
+  if (helpers_[fi].empty() || !Helpable(c)) return false;
+  out.helpers.clear();
+  for (int h : helpers_[fi])
+    if (s_.fighters[h].standing()) out.helpers.push_back(h);
+  helpers_[fi].clear();
+  SyncHelpers(fi);
+  if (out.helpers.empty()) return false;
+  out.ally = fi, out.skill = c.parts.p[0].ref;
+  if (!strike_.help_modifier_none)
+    for (int i = c.own; i < c.parts.n; ++i)
+      if (c.parts.p[i].kind != PartKind::kHelp)
+        out.modifiers.Add(c.parts.p[i].kind, c.parts.p[i].ref, c.parts.p[i].value);
+  return true;
+}
+
+// helping.py HelpersFrame: each helper's check in turn; the best QS of the successful ones.
+NativeCombat::Result NativeCombat::Step(HelpersF& h, Value v) {
+  if (h.next && v.probe.success) {
+    h.best = std::max(h.best, v.probe.qs);
+    events_.push_back(Acted{h.helpers[h.next - 1], ActKind::kHelp, h.ally, -1, v.probe.qs});
+  }
+  if (h.next < static_cast<int>(h.helpers.size())) {
+    CheckF c = Check(h.helpers[h.next++], h.skill, Purpose::kHelp, false, false);
+    c.target = h.ally;
+    for (int i = 0; i < h.modifiers.n; ++i)
+      c.parts.Add(h.modifiers.p[i].kind, h.modifiers.p[i].ref, h.modifiers.p[i].value);
+    return Push(std::move(c));
+  }
+  ret_ = {};
+  ret_.valued = true, ret_.value = h.best;
+  return Result::kDone;
 }
 
 // CheckFrame.step: M02/M09/P03 before the roll, the roll, M01/M03 after it, M03's choice.
 NativeCombat::Result NativeCombat::Step(CheckF& c, Value v) {
   const int fi = c.fighter;
-  if (c.stage == kBeforeRoll && !c.helped) {  // P08: announced help rolls first
-    c.helped = true;
-    if (s_.fighters[fi].helpers && c.purpose == Purpose::kAttack &&
-        c.mode != static_cast<int>(Mode::kBlockade))
-      throw Unported("announced help (P08)");
+  if (c.stage == kBeforeRoll && c.helped != kHelped) {  // P08: announced help rolls first
+    if (c.helped == kUnasked) {  // helping.py help_step
+      HelpersF helpers;
+      c.helped = HelpFrame(c, helpers) ? kRolling : kHelped;
+      if (c.helped == kRolling) return Push(std::move(helpers));
+    } else {
+      c.helped = kHelped;
+      if (v.valued && v.value) c.parts.Add(PartKind::kHelp, -1, v.value);
+    }
     v = {};
   }
   if (c.stage == kBeforeRoll) {

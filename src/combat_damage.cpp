@@ -36,11 +36,11 @@ void NativeCombat::GainCondition(int fi, int cond) {
   dirty_ = true;
 }
 
-void NativeCombat::LoseCondition(int fi, int cond, LostBy cause) {
+void NativeCombat::LoseCondition(int fi, int cond, LostBy cause, int by) {
   Fighter& f = s_.fighters[fi];
   if (!f.Has(cond)) return;
   f.conditions &= ~(1u << cond);
-  events_.push_back(ConditionLost{fi, cond, cause});
+  events_.push_back(ConditionLost{fi, cond, cause, by});
 }
 
 void NativeCombat::Kill(int fi, const Cause& cause) {  // damage.py kill (D07)

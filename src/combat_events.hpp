@@ -18,19 +18,19 @@ enum class Spend : std::uint8_t {
   kZusaetzlicheReaktion = 5, kTrefferWegstecken = 6, kZusaetzlicheAktion = 7,
   kZustandAbschuetteln = 8, kGrosserWurf = 9,
 };
-inline constexpr int kSpends = 10;  // indexable by Spend
 
 // What a check is for (payloads.py CheckPurpose), as far as the native frames roll one.
 enum class Purpose : std::uint8_t {
-  kAttack = 0, kDefence = 1, kDying = 2, kBenommen = 3, kZehrend = 5, kCatchFall = 6,
-  kAmbush = 8,
+  kAttack = 0, kDefence = 1, kDying = 2, kBenommen = 3, kShake = 4, kZehrend = 5,
+  kCatchFall = 6, kMove = 7, kAmbush = 8, kStabilise = 9, kHelp = 10, kFreeWeapon = 11,
+  kRucksack = 12,
 };
 
 // Why LP go or a fighter dies (LPChanged.cause, StatusChanged.cause): a weapon's name, or
 // one of the fixed texts of damage.py, roundflow.py and effects.py.
 enum class CauseKind : std::uint8_t {
   kNone = 0, kWeapon, kDying, kDyingPatzer, kMuskelriss, kUeberdehnt, kAvertedDeath,
-  kZehrendAgain, kZehrendTick, kSturz,
+  kZehrendAgain, kZehrendTick, kSturz, kHeilung, kFirstAidFailed,
 };
 struct Cause {
   CauseKind kind = CauseKind::kNone;
@@ -40,12 +40,14 @@ struct Cause {
 // events.ReactionKind, events.Status and events.TableKind values.
 enum class Reaction : std::uint8_t { kDefence = 0, kDropProne = 1, kBlockade = 2, kCatchFall = 3 };
 enum class Status : std::uint8_t {
-  kDead = 0, kKampfunfaehig = 1, kUnconscious = 2, kNonLethal = 3, kStabilised = 5, kEscaped = 6,
-  kSurprised = 7,
+  kDead = 0, kKampfunfaehig = 1, kUnconscious = 2, kNonLethal = 3, kAwake = 4, kStabilised = 5,
+  kEscaped = 6, kSurprised = 7,
 };
 enum class Table : std::uint8_t { kVolltreffer = 0, kPatzer = 1 };
 // ConditionLost's causes: a Handlung, M08 and M04's "Mumm", D08's self-stabilising.
-enum class LostBy : std::uint8_t { kMumm = 0, kSelfStabilised = 1, kStandsUp = 2, kProbe = 3 };
+enum class LostBy : std::uint8_t {
+  kMumm = 0, kSelfStabilised = 1, kStandsUp = 2, kProbe = 3, kStimulans = 4, kStabilisedBy = 5,
+};
 // Why a Zehrend ends (ZehrendLost): out of its danger zone (D03), its check (Z08), M08.
 enum class ZehrendEnd : std::uint8_t { kZoneLeft = 0, kCheck = 1, kMumm = 2 };
 // How a Moved event moves (its ``how``): walking, sprinting, a Fehltritt (A08).
@@ -53,7 +55,11 @@ enum class How : std::uint8_t { kGeht = 0, kSprintet = 1, kFehltritt = 2 };
 // DamageRolled.factor (damage.py resistance_factor, D04).
 enum class Factor : std::uint8_t { kNone = 0, kResistent, kVerwundbar, kImmun };
 // events.Act values of the Handlungen the native turn carries out.
-enum class ActKind : std::uint8_t { kAim = 1, kDraw = 5, kReload = 8, kJammed = 15 };
+enum class ActKind : std::uint8_t {
+  kSprint = 0, kAim = 1, kUpload = 2, kOpenDoor = 3, kCloseDoor = 4, kDraw = 5, kPickUp = 6,
+  kUseItem = 7, kReload = 8, kCyberware = 9, kAnnounceHelp = 10, kHelp = 11, kFreeWeapon = 12,
+  kFromBackpack = 13, kLoseItem = 14, kJammed = 15, kLoseWeapon = 16, kDisarmed = 17,
+};
 
 struct RoundStarted { int round; };
 struct InitiativeRolled {
@@ -78,6 +84,7 @@ struct CheckRolled {
   Purpose purpose;
   int attacker, target, mode, index;  // kAttack: the attack, for "<means> gegen <target>"
   Parts parts;
+  int own;  // the roller's own parts; kHelp: the rest are the helped ally's (X59)
   int probenwert, d1, d2;
   bool success;
   int qs;
@@ -104,11 +111,12 @@ struct DamageHalved { int fighter, before, after; };
 struct LPChanged { int fighter, before, after; Cause cause; };
 struct ConditionGained { int fighter, condition, instead_of; };  // instead_of -1: none
 struct SterbendAgain { int fighter, d10; };  // Z06's ConditionGained("1W10 direkter ...")
-struct ConditionLost { int fighter, condition; LostBy cause; };
+struct ConditionLost { int fighter, condition; LostBy cause; int by = -1; };  // by: a medic
 struct ZehrendGained { int fighter, kind; bool again; };  // Z08: again deals 1W10 at once
 struct ZehrendLost { int fighter, kind; ZehrendEnd cause; };
 struct StatusChanged { int fighter; Status status; Cause cause; };
-struct Acted { int fighter; ActKind act; int target, index, value; };
+// what: the item (its place in the fighter's catalogue, strike.py), else -1
+struct Acted { int fighter; ActKind act; int target = -1, index = -1, value = 0, what = -1; };
 struct CombatEnded {
   int winner;  // a Side, -1 for a draw
   int reason;  // CombatReason

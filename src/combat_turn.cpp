@@ -90,70 +90,9 @@ NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
     default:
       break;
   }
-  // H00: one Handlung; tables/handlungen.py's entry carries it out
-  Fighter& f = s_.fighters[t.fighter];
-  switch (a.kind) {
-    case Kind::kAttack: {  // H01 (handlungen.py attack)
-      --t.handlungen;
-      AttackF attack;
-      attack.attacker = t.fighter, attack.target = a.target, attack.index = a.arg;
-      attack.mode = Mode::kWeapon;
-      return Push(std::move(attack));
-    }
-    case Kind::kZielen: {  // H11, X03 (handlungen.py zielen)
-      --t.handlungen;
-      if (f.aim_target == a.target) {
-        f.aim_stacks = std::min(f.aim_stacks + 1, g_.options.zielen_max_stacks);
-      } else {
-        f.aim_target = a.target, f.aim_stacks = 1;
-      }
-      events_.push_back(Acted{t.fighter, ActKind::kAim, a.target, -1, f.aim_stacks});
-      return Result::kDecision;
-    }
-    case Kind::kAufstehen:  // H02
-      --t.handlungen;
-      LoseCondition(t.fighter, kNiedergeworfen, LostBy::kStandsUp);
-      return Result::kDecision;
-    case Kind::kMummProbe: {  // Z02, X02: the benommen fighter's Handlung
-      --t.handlungen;
-      t.benommen = true;  // the turn stays benommen whatever happens
-      CheckedF checked;
-      checked.fighter = t.fighter, checked.act = a;
-      return Push(checked);
-    }
-    case Kind::kDraw:  // H04
-      --t.handlungen;
-      f.drawn = a.arg;
-      events_.push_back(Acted{t.fighter, ActKind::kDraw, -1, a.arg, 0});
-      return Result::kDecision;
-    default:
-      throw Unported("the turn action " + std::to_string(static_cast<int>(a.kind)) +
-                     " (H01-H12)");
-  }
-}
-
-// handlungen.py CheckedHandlung: the Handlung's check (its check function), then what the
-// result does (its outcome function).
-NativeCombat::Result NativeCombat::Step(CheckedF& h, Value v) {
-  constexpr int kCheck = 0, kOutcome = 1, kFinished = 2;  // CheckedStage
-  if (h.stage == kCheck) {
-    h.stage = kOutcome;
-    switch (h.act.kind) {
-      case Kind::kMummProbe:  // handlungen.py mumm_probe_check (Z02, X02)
-        return Push(Check(h.fighter, strike_.benommen_check, Purpose::kBenommen, false, false));
-      default:
-        throw std::logic_error("a checked Handlung without its check");
-    }
-  }
-  if (h.stage == kFinished) return Result::kDone;
-  h.stage = kFinished;
-  switch (h.act.kind) {
-    case Kind::kMummProbe:  // mumm_probe_outcome
-      if (v.probe.success) LoseCondition(h.fighter, kBenommen, LostBy::kProbe);
-      return Result::kDone;
-    default:
-      throw std::logic_error("a checked Handlung without its outcome");
-  }
+  if (a.kind == Kind::kSchwierig) throw Unported("a Schwierige Bewegung (H07, B02-B04, X49)");
+  --t.handlungen;  // H00: one Handlung; tables/handlungen.py's entry carries it out
+  return Handlung(t, a);
 }
 
 NativeCombat::Result NativeCombat::EndTurn(int fighter) {  // TurnFrame._end

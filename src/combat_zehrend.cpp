@@ -121,6 +121,7 @@ NativeCombat::Result NativeCombat::Step(EndRoundF& e, Value v) {
     e.stage = kEndDying, e.pos = 0, e.phase = kZehrendDamage, e.done = 0;
     v = {};
   }
+  for (std::vector<int>& announced : helpers_) announced.clear();
   for (Fighter& x : s_.fighters) {  // _cleanup: round-scoped effects end (X03, H09, P08)
     x.armour_bonus = 0, x.focus_bonus = 0, x.helpers = 0;
     if (rules_.zielen_lost_at_round_end) x.aim_stacks = 0, x.aim_target = -1;

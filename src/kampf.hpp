@@ -248,6 +248,9 @@ struct KampfView {
 // A fighter's weapon can strike (fighter.py weapon_usable).
 bool WeaponUsable(const Spec& spec, const Fighter& f, int wi);
 
+// movement.py movement_allowance (B01, Z03, X40): metres per Handlung (turn.cpp).
+int MovementAllowance(const Options& o, const Spec& spec, const Fighter& f);
+
 // fighter.py melee_reach (R04): the longest reach among usable melee weapons (turn_moves.cpp).
 int MeleeReach(const Spec& spec, const Fighter& f);
 

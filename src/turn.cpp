@@ -41,9 +41,7 @@ void MummShakes(const GameDesc& g, const Fighter& f, int fi, std::vector<Act>& o
   }
 }
 
-namespace {
-
-// movement.py movement_allowance (B01, Z03, X40).
+// movement.py movement_allowance (B01, Z03, X40); the native combat's sprint reads it too.
 int MovementAllowance(const Options& o, const Spec& spec, const Fighter& f) {
   int metres = spec.movement;
   if (f.Has(kEingeschraenkt)) metres = std::max(1, FloorHalf(metres));
@@ -53,8 +51,6 @@ int MovementAllowance(const Options& o, const Spec& spec, const Fighter& f) {
   }
   return metres;
 }
-
-}  // namespace
 
 void TurnActions(const GameDesc& g, const Lines& lines, const State& s, const Moves& moves,
                  int slow_cost, int geometry, int fi, MoveInputs& scratch, TurnAnswer& out) {

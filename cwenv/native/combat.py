@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from cwenv.battlemap import los
 from cwenv.battlemap.paths_core import GEOMETRIES
 from cwenv.engine import events as ev
-from cwenv.engine.actions import Action, ActionKind, DecisionKind
+from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.game import VictoryKind
 from cwenv.engine.offers_core import kampf_of, step_table
 from cwenv.engine.prompts_core import prompts_of
@@ -44,20 +44,16 @@ from cwenv.rules.readings import (
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
 
-TURN_CHOICES = frozenset(
-    {
-        ActionKind.MOVE,
-        ActionKind.END_TURN,
-        ActionKind.CHOOSE_ACTOR,
-        ActionKind.ATTACK,
-        ActionKind.ZIELEN,
-        ActionKind.AUFSTEHEN,
-        ActionKind.DRAW,
-        ActionKind.MUMM_EXTRA_ACTION,
-        ActionKind.MUMM_SHAKE,
-    }
-)
-"""The TURN and ORDER choices the native frames carry out (a Zehrend's M08 excepted)."""
+UNPORTED_HANDLUNGEN = frozenset({ActionKind.MANEUVER, ActionKind.HACK, ActionKind.SCHWIERIG})
+"""The Handlungen the native turn does not carry out yet (it raises Unported)."""
+TURN_CHOICES = (HANDLUNG_KINDS - UNPORTED_HANDLUNGEN) | {
+    ActionKind.MOVE,
+    ActionKind.END_TURN,
+    ActionKind.CHOOSE_ACTOR,
+    ActionKind.MUMM_EXTRA_ACTION,
+    ActionKind.MUMM_SHAKE,
+}
+"""The TURN and ORDER choices the native frames carry out."""
 PROMPTS = frozenset(
     {
         DecisionKind.PRE_CHECK,

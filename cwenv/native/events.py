@@ -32,6 +32,8 @@ CAUSES = (
     "Zehrend erneut",
     None,
     "Sturz",
+    "Heilung",
+    "missglückte Erste Hilfe",
 )
 """src/combat_events.hpp CauseKind's texts (None: a weapon's name, a Zehrend's kind)."""
 WEAPON_CAUSE, ZEHREND_TICK = 1, 8
@@ -40,8 +42,8 @@ ZEHREND_ENDS = ("Gefahrenbereich verlassen", "Probe", "mit Mumm aufgehoben")
 """src/combat_events.hpp ZehrendEnd's texts."""
 HOW = ("geht", "sprintet", "Fehltritt")
 """src/combat_events.hpp How's texts (a Moved event's ``how``, a ForcedMove's cause)."""
-LOST_BY = ("Mumm", "stabilisiert sich selbst", "steht auf", "Probe")
-"""src/combat_events.hpp LostBy's texts."""
+LOST_BY = ("Mumm", "stabilisiert sich selbst", "steht auf", "Probe", "Stimulans", None)
+"""src/combat_events.hpp LostBy's texts (None: "stabilisiert von <medic>")."""
 FACTORS = ("", "resistent", "verwundbar", "immun")
 """damage.py resistance_factor's texts by src/combat_events.hpp Factor."""
 PURPOSES = {
@@ -50,10 +52,13 @@ PURPOSES = {
     3: "Mumm-Probe (benommen)",
     6: "Sturz abfangen",
     8: "Hinterhalt",
+    12: "Rucksack durchsuchen",
 }
 """A check's text by src/combat_events.hpp Purpose (the attack's and a Zehrend's are
 their own)."""
-ATTACK, ZEHREND = 0, 5
+ATTACK, SHAKE, ZEHREND, STABILISE, HELP, FREE_WEAPON = 0, 4, 5, 9, 10, 11
+DISARMED_TEXT = "−2 auf Angriff und Schaden"
+"""Acted DISARMED's text (tables/maneuvers.py _entwaffnen, K01)."""
 
 
 class EventMaker:
@@ -86,7 +91,9 @@ class EventMaker:
             "SterbendAgain": lambda f, d: ev.ConditionGained(
                 f, f"1W10 direkter Schaden ({d})", "sterbend"
             ),
-            "ConditionLost": lambda f, c, by: ev.ConditionLost(f, Condition(c).label, LOST_BY[by]),
+            "ConditionLost": lambda f, c, cause, by: ev.ConditionLost(
+                f, Condition(c).label, LOST_BY[cause] or f"stabilisiert von {self.names[by]}"
+            ),
             "StatusChanged": lambda f, s, cause: ev.StatusChanged(
                 f, ev.Status(s), self._cause(cause)
             ),
@@ -151,15 +158,27 @@ class EventMaker:
         mode: int,
         index: int,
         parts: tuple[tuple[int, int, int], ...],
+        own: int,
         *rest: Any,
     ) -> ev.Event:
+        typed = self._typed(fighter, parts)
+        if purpose == HELP:  # the main check's modifiers a helper shares are the ally's (X59)
+            typed = typed[:own] + self._typed(target, parts)[own:]
         if purpose == ATTACK:
             text = f"{self._means(attacker, mode, index)} gegen {self.names[target]}"
         elif purpose == ZEHREND:
             text = f"Zehrend ({self.kinds[index]}) beenden"
+        elif purpose == SHAKE:
+            text = f"{Condition(index).label} abschütteln"
+        elif purpose == STABILISE:
+            text = f"{self.names[target]} stabilisieren"
+        elif purpose == HELP:
+            text = f"{self.names[target]} helfen"
+        elif purpose == FREE_WEAPON:
+            text = f"{self._weapon(fighter, index)} befreien"
         else:
             text = PURPOSES[purpose]
-        return ev.CheckRolled(fighter, text, self._typed(fighter, parts), *rest)
+        return ev.CheckRolled(fighter, text, typed, *rest)
 
     def _typed(self, fighter: int, triples: tuple[tuple[int, int, int], ...]) -> tuple[Part, ...]:
         key = (fighter, triples)
@@ -201,11 +220,37 @@ class EventMaker:
             flat,
         )
 
-    def _acted(self, fighter: int, act: int, target: int, index: int, value: int) -> ev.Event:
+    def _acted(
+        self, fighter: int, act: int, target: int, index: int, value: int, what: int
+    ) -> ev.Event:
         kind = ev.Act(act)
-        if kind is ev.Act.AIM:
-            return ev.Acted(fighter, kind, f"Stufe {value}", target, value=value)
-        return ev.Acted(fighter, kind, self._weapon(fighter, index), index=index)
+        return ev.Acted(
+            fighter, kind, self._detail(fighter, kind, index, value, what), target, index, value
+        )
+
+    def _detail(self, fighter: int, kind: ev.Act, index: int, value: int, what: int) -> str:
+        """The narration's text of an Acted, as handlungen.py and its callers write it."""
+        spec = self.game.roster[fighter]
+        A = ev.Act
+        if kind in (A.SPRINT, A.ANNOUNCE_HELP):
+            return ""
+        if kind is A.AIM:
+            return f"Stufe {value}"
+        if kind is A.HELP:
+            return f"+{value}"
+        if kind is A.UPLOAD:
+            hack = spec.hacks[index]
+            return f"{hack.name} {value}/{hack.upload}"
+        if kind in (A.OPEN_DOOR, A.CLOSE_DOOR):
+            return str(tuple(self.cells[index]))
+        if kind in (A.USE_ITEM, A.FROM_BACKPACK, A.LOSE_ITEM):
+            return (*spec.items, *spec.backpack)[what].name
+        if kind is A.CYBERWARE:
+            return spec.cyberware[index].name
+        if kind is A.DISARMED:
+            return DISARMED_TEXT
+        name = spec.all_weapons[index].name
+        return name + " (noch nicht fertig)" if kind is A.RELOAD and not value else name
 
 
 def reason_text(game: Game, reason: int, about: int) -> str:

@@ -31,7 +31,7 @@ from cwenv.engine.victory import (
     _stays,
     _vip_fallen,
 )
-from cwenv.model.specs import UNARMED
+from cwenv.model.specs import UNARMED, AbilityKind, CyberwareSpec, ItemKind, ItemSpec
 from cwenv.model.types import ArmourMode, CheckValue, Condition, MummSpend, Skill
 from cwenv.rules.options import (
     AngeschlagenTrigger,
@@ -42,11 +42,15 @@ from cwenv.rules.options import (
     DisarmedDamage,
     ForcedMovementBlockade,
     GrosserWurfRoll,
+    HelpModifier,
+    HelpScope,
     LoneWinnerQS,
     NscAtZero,
     PatzerDefence,
     RoundEndOrder,
     Rounding,
+    RucksackFailure,
+    StabilisePatzerVictim,
     Surprise,
     TieQS,
     VolltrefferQS,
@@ -156,7 +160,35 @@ def _spec(
         weapons,
         profile_for(o, spec.movement, False).free_drop,
         profile_for(o, spec.movement, True).free_drop,
+        [_item(item) for item in (*spec.items, *spec.backpack)],
+        len(spec.items),
+        [_cyber(ware) for ware in spec.cyberware],
     )
+
+
+ABILITIES = {AbilityKind.ARMOUR: 1, AbilityKind.FOCUS: 2, AbilityKind.HEAL: 3, AbilityKind.SHAKE: 4}
+"""What a cyberware ability does, as src/combat.hpp numbers it (kAbility...; 0: none)."""
+
+
+def _shake_check(game: Game, cond: Condition) -> int:
+    """H12: the check a Handlung shakes ``cond`` off with (its table entry), -1: none."""
+    shake = CONDITIONS[cond].shake_check
+    return -1 if shake is None else int(shake(game.options))
+
+
+def _item(item: ItemSpec) -> tuple[bool, int, int]:
+    """An item as the Handlungen read it (H04, H06): heal amount W10, or end a condition."""
+    condition = -1 if item.condition is None else int(item.condition)
+    return (item.kind is ItemKind.HEAL, item.amount, condition)
+
+
+def _cyber(ware: CyberwareSpec) -> tuple[int, int, int]:
+    """A cyberware's ability as H09 reads it (kind, amount, condition)."""
+    ability = ware.ability
+    if ability is None:
+        return (0, 0, -1)
+    condition = -1 if ability.condition is None else int(ability.condition)
+    return (ABILITIES[ability.kind], ability.amount, condition)
 
 
 def _escape_sides(game: Game) -> int:
@@ -237,6 +269,14 @@ def strike_args(game: Game) -> dict[str, Any]:
         if o.surprise is Surprise.NONE
         else sum(1 << int(side) for side in game.ambushed),
         "reflexe_check": int(CheckValue.REFLEXE),
+        **{f"shake_check_{int(c)}": _shake_check(game, c) for c in Condition},
+        "technik_check": int(CheckValue.TECHNIK),
+        "operations_check": int(CheckValue.OPERATIONS),
+        "sprint_multiplier": o.sprint_total_multiplier,
+        "help_attacks_only": int(o.help_scope is HelpScope.ATTACKS),
+        "help_modifier_none": int(o.help_modifier is HelpModifier.NONE),
+        "stabilise_victim_patient": int(o.stabilise_patzer_victim is StabilisePatzerVictim.PATIENT),
+        "rucksack_item_lost": int(o.rucksack_failure is RucksackFailure.ITEM_LOST),
     }
     kinds = zehrend_kinds(game)
     forms = _forms(game, kinds)
