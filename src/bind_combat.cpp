@@ -51,7 +51,8 @@ class PyCombat {
            const std::vector<int>& on_gain, const std::vector<CritRow>& crits,
            const std::vector<int>& fumbles, const std::vector<SpecRow>& specs,
            const std::vector<VictoryRowT>& victory, const std::vector<ZehrendRow>& zehrend,
-           std::uint64_t state, std::uint64_t inc)
+           const std::vector<std::tuple<int, int>>& maneuvers, std::uint64_t state,
+           std::uint64_t inc)
       : kampf_(std::move(kampf)), prompts_(std::move(prompts)) {
     KampfView v;
     if (!LoadKampf(kampf_, start, v)) throw std::invalid_argument("the combat is not the game's");
@@ -76,7 +77,7 @@ class PyCombat {
     const auto* e = static_cast<const std::uint8_t*>(exits.data());
     r.exits.assign(e, e + cells);
     StrikeRules sr =
-        StrikeOf(strike, substitute, on_gain, crits, fumbles, specs, victory, zehrend);
+        StrikeOf(strike, substitute, on_gain, crits, fumbles, specs, victory, zehrend, maneuvers);
     for (const StrikeSpec& spec : sr.specs)
       if (spec.weapons.size() > kMaxWeapons) throw std::invalid_argument("too many weapons");
     if (sr.specs.size() != v.g->specs.size())
@@ -104,8 +105,7 @@ class PyCombat {
   void Apply(int kind, int actor, int target, int cell, int arg, int mumm) {
     if (kind < 0 || kind > 255) throw Illegal("unknown action kind");
     if (combat_->prompt()) {
-      if (cell != -1) throw Illegal("a prompt's choice names no cell");
-      combat_->Answer({static_cast<PromptKind>(kind), actor, target, arg, mumm});
+      combat_->Answer({static_cast<PromptKind>(kind), actor, target, arg, mumm, cell});
     } else {
       if (mumm != 0) throw Illegal("a turn's choice pays no Mumm");
       combat_->Apply({static_cast<Kind>(kind), actor, target, cell, arg});
@@ -261,12 +261,13 @@ void BindCombat(nb::module_& m) {
                     const std::map<std::string, int>&, const std::vector<int>&,
                     const std::vector<int>&, const std::vector<CritRow>&, const std::vector<int>&,
                     const std::vector<SpecRow>&, const std::vector<VictoryRowT>&,
-                    const std::vector<ZehrendRow>&, std::uint64_t, std::uint64_t>(),
+                    const std::vector<ZehrendRow>&, const std::vector<std::tuple<int, int>>&,
+                    std::uint64_t, std::uint64_t>(),
            nb::arg("kampf"), nb::arg("prompts"), nb::arg("start"), nb::arg("setup"), nb::arg("moves"),
            nb::arg("rules"), nb::arg("survive"), nb::arg("exits"), nb::arg("strike"),
            nb::arg("substitute"), nb::arg("on_gain"), nb::arg("crits"), nb::arg("fumbles"),
-           nb::arg("specs"), nb::arg("victory"), nb::arg("zehrend"), nb::arg("state"),
-           nb::arg("inc"))
+           nb::arg("specs"), nb::arg("victory"), nb::arg("zehrend"), nb::arg("maneuvers"),
+           nb::arg("state"), nb::arg("inc"))
       .def("legal", &PyCombat::Legal, "The legal choices (cwenv.engine.actions.Action).")
       .def("apply", &PyCombat::Apply, nb::arg("kind"), nb::arg("actor"), nb::arg("target"),
            nb::arg("cell"), nb::arg("arg"), nb::arg("mumm"),

@@ -228,11 +228,12 @@ public:
                               static_cast<std::uint64_t>(a.actor) << 8 |
                               static_cast<std::uint64_t>(a.target + 1) << 16 |
                               static_cast<std::uint64_t>(a.arg + 1) << 24 |
-                              static_cast<std::uint64_t>(a.mumm) << 40;
+                              static_cast<std::uint64_t>(a.mumm) << 40 |
+                              static_cast<std::uint64_t>(a.cell + 1) << 42;
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
     nb::object made = action_(kinds_.at(static_cast<std::size_t>(a.kind)), a.actor, a.target,
-                              -1, a.arg, a.mumm);
+                              a.cell, a.arg, a.mumm);
     cache_.emplace(key, made);
     return made;
   }

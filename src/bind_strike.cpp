@@ -39,7 +39,8 @@ StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<
                      const std::vector<int>& on_gain, const std::vector<CritRow>& crits,
                      const std::vector<int>& fumbles, const std::vector<SpecRow>& specs,
                      const std::vector<VictoryRowT>& victory,
-                     const std::vector<ZehrendRow>& zehrend) {
+                     const std::vector<ZehrendRow>& zehrend,
+                     const std::vector<std::tuple<int, int>>& maneuvers) {
   StrikeRules r;
   Named n(named);
   r.probe = {n("volltreffer_qs"), n("grosser_wurf_highest_roll") != 0, n("difference_raw") != 0,
@@ -96,6 +97,10 @@ StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<
   r.help_modifier_none = n("help_modifier_none");
   r.stabilise_victim_patient = n("stabilise_victim_patient");
   r.rucksack_item_lost = n("rucksack_item_lost");
+  r.maneuver_damage = n("maneuver_damage");
+  r.maneuver_rows = n("maneuver_rows");
+  r.forced_all = n("forced_all");
+  if (r.maneuver_rows < 0 || r.maneuver_rows > 2) throw std::invalid_argument("maneuver_rows");
   n.Done();
   for (int check : r.shake_check)
     if (check < -1 || check >= kCheckValues) throw std::invalid_argument("a shake check value");
@@ -138,7 +143,7 @@ StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<
   }
   if (r.crits.empty() || r.fumbles.empty()) throw std::invalid_argument("empty tables");
   for (const auto& [armour, unbeugsamkeit, immune, resist, vuln, weapons, drop, drop_limited,
-                    catalogue, carried, cyber] : specs) {
+                    catalogue, carried, cyber, hacks] : specs) {
     StrikeSpec spec{armour, unbeugsamkeit, immune, resist, vuln, {}, {drop, drop_limited},
                     {}, carried, {}};
     if (carried < 0 || carried > static_cast<int>(catalogue.size()))
@@ -154,12 +159,24 @@ StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<
         throw std::invalid_argument("a cyberware ability out of range");
       spec.cyber.push_back({kind, amount, condition});
     }
+    for (const auto& [bonus, mode, forms, deals, condition, zehrend] : hacks) {
+      if (mode < 0 || mode > kArmourDirekt || condition < -1 || condition >= kConditions ||
+          zehrend < -1 || zehrend >= kinds)
+        throw std::invalid_argument("a hack's armour mode, condition or Zehrend");
+      spec.hacks.push_back({bonus, mode, forms, deals, condition, zehrend});
+    }
     for (const auto& [bonus, mode, forms, non_lethal, kind, unarmed] : weapons) {
       if (mode < 0 || mode > kArmourDirekt || kind < -1 || kind >= kinds)
         throw std::invalid_argument("an armour mode or Zehrend out of range");
       spec.weapons.push_back({bonus, mode, forms, non_lethal, kind, unarmed});
     }
     r.specs.push_back(std::move(spec));
+  }
+  for (const auto& [effect, condition] : maneuvers) {
+    if (effect < 1 || effect > static_cast<int>(ManeuverEffect::kMitzerren) || condition < -1 ||
+        condition >= kConditions)
+      throw std::invalid_argument("a Kampfmanöver's effect out of range");
+    r.maneuvers.push_back({static_cast<ManeuverEffect>(effect), condition});
   }
   for (const auto& [kind, side, vip, count] : victory) {
     if (kind != kVictoryEliminate && kind != kVictoryExit && kind != kVictoryVip)

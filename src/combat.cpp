@@ -71,7 +71,7 @@ void NativeCombat::Answer(const PromptAct& a) {
   if (outcome_) throw Illegal("the combat is over");
   const auto same = [&](const PromptAct& b) {
     return b.kind == a.kind && b.actor == a.actor && b.target == a.target && b.arg == a.arg &&
-           b.mumm == a.mumm;
+           b.mumm == a.mumm && b.cell == a.cell;
   };
   if (!prompt() || std::none_of(plegal_.begin(), plegal_.end(), same))
     throw Illegal("illegal action for fighter " + std::to_string(decider_));

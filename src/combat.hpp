@@ -47,7 +47,7 @@ class Illegal : public std::invalid_argument {
 // cwenv.engine.actions.DecisionKind values the native frames pose so far.
 enum class Asked : std::uint8_t {
   kTurn = 0, kOrder = 1, kPreCheck = 2, kPostCheck = 3, kKeep = 4, kDefend = 5,
-  kNiederwerfen = 6, kBlockade = 7, kSturz = 8, kDamage = 9, kDeath = 10,
+  kNiederwerfen = 6, kBlockade = 7, kSturz = 8, kDamage = 9, kDeath = 10, kDrag = 11,
 };
 inline constexpr int kChooseActor = 24;  // ActionKind.CHOOSE_ACTOR
 
@@ -105,6 +105,13 @@ struct FallF {
   bool outside_turn = false;
   int reduce = 0;
 };
+// effects.py DragFrame (K03 Mitzerren): the attacker moves, the target follows.
+struct DragF {
+  int stage = 0, attacker = 0, target = 0;
+  std::vector<int> path, spent, a_done, t_done;
+  int i = 0, reactor = -1;
+  std::uint64_t asked = 0;
+};
 // hits.py ZehrendLater (Z08): a Zehrend starts after the hit's damage.
 struct ZehrendF { int stage = 0, fighter = 0, kind = 0; };
 // checks.py CheckFrame: before the roll, the roll, after it, which of two stands (M03).
@@ -148,11 +155,12 @@ struct LoseLPF {
 };
 // damage.py SequenceFrame as hits.py and effects.py fill it: its frames, in turn.
 struct SeqF {
-  std::vector<std::variant<DamageF, ZehrendF, ForcedMoveF>> frames;
+  std::vector<std::variant<DamageF, ZehrendF, ForcedMoveF, DragF>> frames;
   int i = 0;
 };
 using Frame = std::variant<CombatF, RoundF, EndRoundF, TurnF, MoveF, CheckF, AttackF, DamageF,
-                           LoseLPF, SeqF, ZehrendF, ForcedMoveF, FallF, CheckedF, HelpersF>;
+                           LoseLPF, SeqF, ZehrendF, ForcedMoveF, FallF, CheckedF, HelpersF,
+                           DragF>;
 
 struct Outcome { int winner, reason, rounds, about; };  // about: CombatEnded's
 
@@ -213,6 +221,7 @@ class NativeCombat {
   Result Step(FallF& f, Value v);
   Result Step(CheckedF& f, Value v);
   Result Step(HelpersF& f, Value v);
+  Result Step(DragF& f, Value v);
   Result Push(Frame f) { push_ = std::move(f); return Result::kPushed; }
   Result Return(const Probe& p) { ret_ = {}; ret_.probed = true, ret_.probe = p; return Result::kDone; }
   void StartRound();
@@ -263,6 +272,11 @@ class NativeCombat {
   void ReapplyZoneZehrend();
   // falls and forced movement (combat_falls.cpp)
   std::vector<int> SlidePath(int fi, int toward) const;
+  std::vector<int> PushPath(int fi, int dx, int dy, int metres) const;
+  // the Kampfmanöver's effects and K03's drag (combat_maneuvers.cpp)
+  void ManeuverEffects(AttackF& a, int target, SeqF& seq);
+  std::optional<Routes> DragReach(int fi);
+  int BlockadeGuard(int mover, int a, int b, std::uint64_t asked);
   void MaybeEscape(int fi);
   // the attack (combat_attack.cpp)
   Result Declare(AttackF& a);
@@ -273,7 +287,7 @@ class NativeCombat {
   Result Defend(AttackF& a, const PromptAct& choice);
   Result Compared(AttackF& a, const Probe& result);
   Result PatzerEffects(AttackF& a, int qs);
-  Result HitEffects(AttackF& a, int target, int qs, const TableRow* crit);
+  Result HitEffects(AttackF& a, int target, int qs, const TableRow* crit, bool crit_zehrend);
   std::size_t TableAt(std::size_t rows, int roll) const;
 
   const GameDesc& g_;

@@ -14,6 +14,7 @@ namespace {
 constexpr int kDeclare = 0, kRollStage = 1, kRolled = 2, kDefend = 3, kCompared = 4,
               kEffectsDone = 5, kAfterPatzer = 6, kPatzerDefended = 7;
 constexpr int kAutoFail = 19;  // probe.py AUTO_FAIL_ROLL (C05: a 19 fails whatever the cover)
+constexpr int kNoRows = 0, kAllRows = 2;  // ManeuverCrit: none, (conditions,) all_rows
 
 }  // namespace
 
@@ -46,10 +47,19 @@ NativeCombat::Result NativeCombat::Declare(AttackF& a) {
   Fighter& f = s_.fighters[a.attacker];
   const Fighter& t = s_.fighters[a.target];
   events_.push_back(AttackDeclared{a.attacker, a.target, static_cast<int>(a.mode), a.index});
-  const Weapon& w = g_.specs[a.attacker].weapons[a.index];
-  if (a.mode == Mode::kWeapon && w.uses_ammo()) --f.ammo[a.index];
+  const Spec& spec = g_.specs[a.attacker];
+  bool ranged = false;  // attack_plan.py attack_is_ranged and area_radius
+  int radius = 0;
+  if (a.mode == Mode::kHack) {
+    f.upload_progress[a.index] = 0;
+    ranged = true, radius = spec.hacks[a.index].area_radius;
+  } else if (a.mode != Mode::kManeuver) {
+    const Weapon& w = spec.weapons[a.index];
+    if (a.mode == Mode::kWeapon && w.uses_ammo()) --f.ammo[a.index];
+    ranged = w.ranged, radius = w.area_radius;
+  }
   a.stage = kRollStage;
-  if (w.ranged && !w.area_radius && !t.prone()) {
+  if (ranged && !radius && !t.prone()) {
     NiederwerfenChoices(g_, prompts_, t, a.target, ReactingOf(a.target), a.attacker, asked_acts_);
     if (!asked_acts_.empty()) return Ask(Asked::kNiederwerfen, a.target, asked_acts_);
   }
@@ -103,12 +113,17 @@ NativeCombat::Result NativeCombat::Rolled(AttackF& a, const Probe& result) {
     if (result.patzer) {
       const Fighter& t = s_.fighters[a.target];
       if (strike_.patzer_defence_roll && CanReact(t)) {  // X09: the target rolls its defence
-        const Weapon& w = g_.specs[a.attacker].weapons[a.index];
-        int skill = prompts_.ausweichen;  // attack_plan.py defence_values: the best of them
-        if (!w.ranged && prompts_.melee_two_defences &&
-            g_.attack.specs[a.target].values[prompts_.kampfkunst] >
-                g_.attack.specs[a.target].values[skill])
+        // attack_plan.py defence_values (A03, X21, X22), the best of them
+        const auto& values = g_.attack.specs[a.target].values;
+        int skill = prompts_.ausweichen;
+        if (a.mode == Mode::kHack) {
+          skill = prompts_.firewall;
+        } else if (a.mode == Mode::kManeuver) {
           skill = prompts_.kampfkunst;
+        } else if (!g_.specs[a.attacker].weapons[a.index].ranged && prompts_.melee_two_defences &&
+                   values[prompts_.kampfkunst] > values[skill]) {
+          skill = prompts_.kampfkunst;
+        }
         a.stage = kPatzerDefended;
         CheckF c = Check(a.target, skill, Purpose::kDefence, true, true);
         return Push(std::move(c));
@@ -179,7 +194,11 @@ NativeCombat::Result NativeCombat::HitTarget(AttackF& a, int weakened_qs) {
   Fighter& t = s_.fighters[ti];
   if (strike_.zielen_lost_on_hit && t.aim_stacks) t.aim_stacks = 0, t.aim_target = -1;
   const TableRow* crit = nullptr;
-  if (a.attack.volltreffer) {  // hits.py crit_rows: every row for an attack with damage
+  // hits.py crit_rows (A07, X33): every row for an attack with damage, a damage-free
+  // Kampfmanöver's by maneuver_volltreffer_rows
+  const int rows =
+      a.mode == Mode::kManeuver && !strike_.maneuver_damage ? strike_.maneuver_rows : kAllRows;
+  if (a.attack.volltreffer && rows != kNoRows) {
     const int d1 = dice_.D10();
     const int d2 = dice_.D10();
     crit = &strike_.crits[TableAt(strike_.crits.size(), d1 + d2 - qs)];
@@ -187,32 +206,57 @@ NativeCombat::Result NativeCombat::HitTarget(AttackF& a, int weakened_qs) {
   }
   a.stage = kEffectsDone;
   ++a.ti;
-  return HitEffects(a, ti, qs, crit);
+  return HitEffects(a, ti, qs, crit, rows == kAllRows);
 }
 
-// hits.py hit_effects for a weapon or a Blockadeangriff: the damage (A06) with the
-// Volltreffer's extra dice (X33), a disarmed NSC's -2 (K01, X22), the weapon's Zehrend,
-// the table's condition and Zehrend (A07, Z08).
+// hits.py hit_effects: a Kampfmanöver's effect (K01-K05), the damage of a weapon, a hack or
+// (X22) a Kampfmanöver's unarmed strike (A06) with the Volltreffer's extra dice (X33) and a
+// disarmed NSC's -2 (K01, X22), a hack's condition and Zehrend (H10), the weapon's Zehrend,
+// the table's condition and Zehrend (A07, Z08; ``crit_zehrend``: its row's Zehrend acts).
 NativeCombat::Result NativeCombat::HitEffects(AttackF& a, int target, int qs,
-                                              const TableRow* crit) {
-  const StrikeWeapon& w = strike_.specs[a.attacker].weapons[a.index];
+                                              const TableRow* crit, bool crit_zehrend) {
   const int extra = crit ? crit->extra : 0;
   const bool direct = crit && crit->direct;
   const bool all_direct = direct && strike_.zerschmettert_all_direct;
-  DamageF d;
-  d.target = target, d.source = a.attacker, d.dice = qs + extra, d.bonus = w.bonus;
-  d.mode = all_direct ? kArmourDirekt : w.armour_mode;
-  d.forms = w.forms, d.non_lethal = w.non_lethal;
-  d.cause = {CauseKind::kWeapon, a.attacker, a.index};
-  d.bare = strike_.crit_bare_die ? extra : 0;
-  d.direct_tail = direct && !all_direct ? extra : 0;
-  if (s_.fighters[a.attacker].disarmed)
-    d.flat = -strike_.entwaffnen_nsc_penalty * (strike_.disarmed_per_die ? qs + extra : 1);
+  const StrikeSpec& spec = strike_.specs[a.attacker];
   SeqF seq;
-  seq.frames.emplace_back(d);
-  if (w.zehrend >= 0) seq.frames.emplace_back(ZehrendF{0, target, w.zehrend});
+  const auto damage = [&](int bonus, int mode, std::uint64_t forms, bool non_lethal, Cause cause) {
+    DamageF d;
+    d.target = target, d.source = a.attacker, d.dice = qs + extra, d.bonus = bonus;
+    d.mode = all_direct ? kArmourDirekt : mode;
+    d.forms = forms, d.non_lethal = non_lethal, d.cause = cause;
+    d.bare = strike_.crit_bare_die ? extra : 0;
+    d.direct_tail = direct && !all_direct ? extra : 0;
+    if (s_.fighters[a.attacker].disarmed)  // hits.py disarmed_malus
+      d.flat = -strike_.entwaffnen_nsc_penalty * (strike_.disarmed_per_die ? qs + extra : 1);
+    seq.frames.emplace_back(d);
+  };
+  if (a.mode == Mode::kHack) {
+    const StrikeHack& h = spec.hacks[a.index];
+    if (h.deals_damage && qs + extra > 0)
+      damage(h.bonus, h.armour_mode, h.forms, false, {CauseKind::kHack, a.attacker, a.index});
+    if (h.condition >= 0) GainCondition(target, h.condition);
+    if (h.zehrend >= 0) {
+      std::optional<DamageF> again = GainZehrend(target, h.zehrend);
+      if (again) seq.frames.emplace_back(std::move(*again));
+    }
+  } else {
+    bool deals = true;
+    int wi = a.index;
+    if (a.mode == Mode::kManeuver) {
+      ManeuverEffects(a, target, seq);  // K01-K05, at once
+      deals = strike_.maneuver_damage;
+      wi = static_cast<int>(spec.weapons.size()) - 1;  // UNARMED, the last of all_weapons
+    }
+    if (deals) {
+      const StrikeWeapon& w = spec.weapons[wi];
+      damage(w.bonus, w.armour_mode, w.forms, w.non_lethal, {CauseKind::kWeapon, a.attacker, wi});
+      if (w.zehrend >= 0) seq.frames.emplace_back(ZehrendF{0, target, w.zehrend});
+    }
+  }
   if (crit && crit->condition >= 0) GainCondition(target, crit->condition);
-  if (crit && crit->zehrend >= 0) seq.frames.emplace_back(ZehrendF{0, target, crit->zehrend});
+  if (crit && crit_zehrend && crit->zehrend >= 0)
+    seq.frames.emplace_back(ZehrendF{0, target, crit->zehrend});
   return Push(std::move(seq));
 }
 
@@ -246,8 +290,9 @@ NativeCombat::Result NativeCombat::PatzerEffects(AttackF& a, int qs) {
       seq.frames.emplace_back(std::move(m));
       break;
     }
-    case Fumble::kWaffeBlockiert:
-      if (!strike_.specs[a.attacker].weapons[a.index].unarmed) {  // weapon attacks only
+    case Fumble::kWaffeBlockiert:  // weapon attacks only (AttackMode.with_weapon)
+      if ((a.mode == Mode::kWeapon || a.mode == Mode::kBlockade) &&
+          !strike_.specs[a.attacker].weapons[a.index].unarmed) {
         s_.fighters[a.attacker].jammed |= 1u << a.index;
         events_.push_back(Acted{a.attacker, ActKind::kJammed, -1, a.index, 0});
       }

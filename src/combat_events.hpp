@@ -30,11 +30,11 @@ enum class Purpose : std::uint8_t {
 // one of the fixed texts of damage.py, roundflow.py and effects.py.
 enum class CauseKind : std::uint8_t {
   kNone = 0, kWeapon, kDying, kDyingPatzer, kMuskelriss, kUeberdehnt, kAvertedDeath,
-  kZehrendAgain, kZehrendTick, kSturz, kHeilung, kFirstAidFailed,
+  kZehrendAgain, kZehrendTick, kSturz, kHeilung, kFirstAidFailed, kHack,
 };
 struct Cause {
   CauseKind kind = CauseKind::kNone;
-  int fighter = -1, index = -1;  // kWeapon: whose weapon (spec.all_weapons); kZehrendTick: the kind
+  int fighter = -1, index = -1;  // kWeapon, kHack: whose and which; kZehrendTick: the kind
 };
 
 // events.ReactionKind, events.Status and events.TableKind values.
@@ -50,8 +50,11 @@ enum class LostBy : std::uint8_t {
 };
 // Why a Zehrend ends (ZehrendLost): out of its danger zone (D03), its check (Z08), M08.
 enum class ZehrendEnd : std::uint8_t { kZoneLeft = 0, kCheck = 1, kMumm = 2 };
-// How a Moved event moves (its ``how``): walking, sprinting, a Fehltritt (A08).
-enum class How : std::uint8_t { kGeht = 0, kSprintet = 1, kFehltritt = 2 };
+// How a Moved event moves (its ``how``) or why a ForcedMove: walking, sprinting, a
+// Fehltritt (A08), K05's push, K03's drag by the attacker and of the target.
+enum class How : std::uint8_t {
+  kGeht = 0, kSprintet = 1, kFehltritt = 2, kWegstossen = 3, kZerrt = 4, kMitzerren = 5,
+};
 // DamageRolled.factor (damage.py resistance_factor, D04).
 enum class Factor : std::uint8_t { kNone = 0, kResistent, kVerwundbar, kImmun };
 // events.Act values of the Handlungen the native turn carries out.

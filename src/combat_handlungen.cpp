@@ -1,7 +1,7 @@
 // The native combat's Handlungen (combat.hpp): handlungen.py, one case per entry of
 // tables/handlungen.py HANDLUNGEN that the native frames run (H01-H12, D09, P08, A08,
-// Z02), and CheckedHandlung for those decided by a check. Hacks, Kampfmanöver and the
-// Schwierige Bewegung raise Unported before anything of them is applied.
+// Z02), and CheckedHandlung for those decided by a check. The Schwierige Bewegung raises
+// Unported in the turn before anything of it is applied.
 #include <algorithm>
 #include <string>
 
@@ -60,10 +60,14 @@ NativeCombat::Result NativeCombat::Handlung(TurnF& t, const Act& a) {
   Fighter& f = s_.fighters[fi];
   const Spec& spec = g_.specs[fi];
   switch (a.kind) {
-    case Kind::kAttack: {  // H01
+    case Kind::kAttack:    // H01
+    case Kind::kManeuver:  // K01-K05: a Kampfmanöver is an attack
+    case Kind::kHack: {    // H10: an uploaded hack
       AttackF attack;
       attack.attacker = fi, attack.target = a.target, attack.index = a.arg;
-      attack.mode = Mode::kWeapon;
+      attack.mode = a.kind == Kind::kAttack ? Mode::kWeapon
+                    : a.kind == Kind::kHack ? Mode::kHack
+                                            : Mode::kManeuver;
       return Push(std::move(attack));
     }
     case Kind::kZielen:  // H11, X03: aiming again at the same target stacks
@@ -154,8 +158,8 @@ NativeCombat::Result NativeCombat::Handlung(TurnF& t, const Act& a) {
       return Push(checked);
     }
     default:
-      throw Unported("the Handlung " + std::to_string(static_cast<int>(a.kind)) +
-                     " (H10 hacks, K01-K05 Kampfmanöver)");
+      throw std::logic_error("a Handlung without its entry: " +
+                             std::to_string(static_cast<int>(a.kind)));
   }
 }
 

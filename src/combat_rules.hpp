@@ -57,6 +57,12 @@ struct ItemDef { bool heal; int amount, condition; };  // condition -1: none
 inline constexpr int kAbilityNone = 0, kAbilityArmour = 1, kAbilityFocus = 2,
                      kAbilityHeal = 3, kAbilityShake = 4;
 struct CyberDef { int kind, amount, condition; };
+struct StrikeHack {  // HackSpec's damage and what its hit inflicts (H10)
+  int bonus, armour_mode;
+  std::uint64_t forms;
+  bool deals_damage;
+  int condition, zehrend;  // -1: none
+};
 struct StrikeSpec {
   int armour, unbeugsamkeit;
   std::uint64_t immune, resist, vuln;  // D04, over the game's forms
@@ -65,7 +71,11 @@ struct StrikeSpec {
   std::vector<ItemDef> catalogue;      // spec.items, then spec.backpack (an item's id)
   int carried;                         // len(spec.items)
   std::vector<CyberDef> cyber;         // spec.cyberware
+  std::vector<StrikeHack> hacks;       // spec.hacks
 };
+// tables/maneuvers.py: what each Kampfmanöver's hit does (K01-K05), by its effect function.
+enum class ManeuverEffect : std::uint8_t { kEntwaffnen = 1, kInflict = 2, kWegstossen = 3, kMitzerren = 4 };
+struct ManeuverDef { ManeuverEffect effect; int condition; };  // kInflict's condition
 struct TableRow { int row, extra; bool direct; int condition, zehrend; };  // A07, A08; -1: none
 // One kind of Zehrend the game knows (Z08, X20, D03): its danger zone is fire, the check
 // that ends it (CheckValue), how its 1W10 meets armour, its damage form (a bit).
@@ -119,6 +129,10 @@ struct StrikeRules {
   bool help_attacks_only, help_modifier_none;  // X60 help_scope, X59 help_modifier
   bool stabilise_victim_patient;               // X35
   bool rucksack_item_lost;                     // X46
+  std::vector<ManeuverDef> maneuvers;          // per Maneuver
+  bool maneuver_damage;                        // X22
+  int maneuver_rows;                           // X33 maneuver_volltreffer_rows: 0 none, 1 conditions, 2 all
+  bool forced_all;                             // X43 forced_movement_blockade: all_forced
   std::uint32_t ambushed_sides;     // X45: the ambushed sides where surprise is on
   int reflexe_check;                // CheckValue.REFLEXE (X45)
 };

@@ -134,22 +134,14 @@ NativeCombat::Result NativeCombat::Step(MoveF& m, Value v) {
   }
   while (m.i < static_cast<int>(m.path.size())) {
     const int a = f.pos, b = m.path[m.i];
-    // R04 (blockade_prompt): the first guard not yet asked whose reach the step passes
-    for (std::size_t gi = 0; gi < s_.fighters.size() && m.provoke; ++gi) {
-      const Fighter& g = s_.fighters[gi];
-      if (m.asked >> gi & 1 || g.side == f.side || !g.standing()) continue;
-      const int reach = MeleeReach(g_.specs[gi], g);
-      if (reach <= 0) continue;
-      const int rx = a % g_.width - g.pos % g_.width, ry = a / g_.width - g.pos / g_.width;
-      const int sx = b % g_.width - a % g_.width, sy = b / g_.width - a / g_.width;
-      if (!Passes(static_cast<Geometry>(rules_.geometry), rx, ry, sx, sy, reach)) continue;
-      BlockadeChoices(g_, prompts_, g, static_cast<int>(gi), ReactingOf(static_cast<int>(gi)),
-                      m.fighter, a, b, asked_acts_);
-      if (asked_acts_.empty()) continue;
-      m.asked |= std::uint64_t{1} << gi;
-      m.reactor = static_cast<int>(gi);
-      m.stage = kReactorAnswered;
-      return Ask(Asked::kBlockade, m.reactor, asked_acts_);
+    if (m.provoke) {  // R04 (blockade_prompt): the first guard not yet asked asks
+      const int guard = BlockadeGuard(m.fighter, a, b, m.asked);
+      if (guard >= 0) {
+        m.asked |= std::uint64_t{1} << guard;
+        m.reactor = guard;
+        m.stage = kReactorAnswered;
+        return Ask(Asked::kBlockade, guard, asked_acts_);
+      }
     }
     const int other = s_.occupant[b] >= 0 ? s_.occupant[b] : m.fighter;
     const bool last = m.i == static_cast<int>(m.path.size()) - 1;
@@ -171,6 +163,26 @@ NativeCombat::Result NativeCombat::Step(MoveF& m, Value v) {
     }
   }
   return Finish(m);
+}
+
+// movement.py blockade_prompt (R04, X43): the first enemy not in ``asked`` whom the step
+// a->b of ``mover`` passes within melee reach and who is asked (its choices in
+// asked_acts_); -1 for none.
+int NativeCombat::BlockadeGuard(int mover, int a, int b, std::uint64_t asked) {
+  const Fighter& f = s_.fighters[mover];
+  for (std::size_t gi = 0; gi < s_.fighters.size(); ++gi) {
+    const Fighter& g = s_.fighters[gi];
+    if (asked >> gi & 1 || g.side == f.side || !g.standing()) continue;
+    const int reach = MeleeReach(g_.specs[gi], g);
+    if (reach <= 0) continue;
+    const int rx = a % g_.width - g.pos % g_.width, ry = a / g_.width - g.pos / g_.width;
+    const int sx = b % g_.width - a % g_.width, sy = b / g_.width - a / g_.width;
+    if (!Passes(static_cast<Geometry>(rules_.geometry), rx, ry, sx, sy, reach)) continue;
+    BlockadeChoices(g_, prompts_, g, static_cast<int>(gi), ReactingOf(static_cast<int>(gi)),
+                    mover, a, b, asked_acts_);
+    if (!asked_acts_.empty()) return static_cast<int>(gi);
+  }
+  return -1;
 }
 
 // MoveFrame._finish: back off an ally's cell to the last free one, then Moved (X03).

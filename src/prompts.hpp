@@ -23,13 +23,14 @@ enum class PromptKind : std::uint8_t {
   kPostReroll = 29, kPostAvert = 30, kKeepFirst = 31, kKeepSecond = 32, kDefend = 33,
   kNoDefence = 34, kDropProne = 35, kStayUp = 36, kBlockadeAttack = 37, kLetPass = 38,
   kCatchFall = 39, kNoCatch = 40, kHalveDamage = 41, kTakeDamage = 42, kAvertDeath = 43,
-  kAcceptDeath = 44, kPreActionbonus = 47,
+  kAcceptDeath = 44, kDragTo = 45, kDragStop = 46, kPreActionbonus = 47,
 };
 
 // One prompt choice as cwenv.engine.actions.Action numbers it (-1: unused).
 struct PromptAct {
   PromptKind kind;
   int actor, target, arg, mumm;
+  int cell = -1;  // DRAG_TO's (K03)
 };
 
 // What the prompts read beyond GameDesc: the rule options (cwenv/rules/options), the Mumm

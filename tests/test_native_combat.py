@@ -118,8 +118,7 @@ def test_the_native_combat_plays_as_the_reference() -> None:
     for kind in PROMPTS:  # every ported prompt asked, and answered every way
         assert seen[kind.name] > 0, (kind, seen)
     for kind in (
-        # PICK_UP needs K01's dropped weapon, MUMM_PROBE is always the only choice
-        *TURN_CHOICES - {ActionKind.PICK_UP, ActionKind.MUMM_PROBE},
+        *TURN_CHOICES - {ActionKind.MUMM_PROBE},  # always the only choice, taken unasked
         ActionKind.PRE_ACTIONBONUS,
         ActionKind.PRE_IMPROVE,
         ActionKind.PRE_GROSSER_WURF,
@@ -133,6 +132,8 @@ def test_the_native_combat_plays_as_the_reference() -> None:
         ActionKind.HALVE_DAMAGE,
         ActionKind.AVERT_DEATH,
         ActionKind.ACCEPT_DEATH,
+        ActionKind.DRAG_TO,
+        ActionKind.DRAG_STOP,
     ):
         assert seen[f"chose {kind.name}"] > 0, (kind, seen)
     assert seen["ended"] == 199, seen  # every fight to its verdict
@@ -152,6 +153,8 @@ def test_the_native_combat_plays_as_the_reference() -> None:
         "act HELP",  # P08: a helper's success
         "act FROM_BACKPACK",  # H06
         "act FREE_WEAPON",  # A08
+        "act LOSE_WEAPON",  # K01 on a Runner
+        "act DISARMED",  # K01 on an NSC
         "row Waffe blockiert",
     ):
         assert seen[told] > 0, (told, seen)

@@ -44,7 +44,7 @@ from cwenv.rules.readings import (
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
 
-UNPORTED_HANDLUNGEN = frozenset({ActionKind.MANEUVER, ActionKind.HACK, ActionKind.SCHWIERIG})
+UNPORTED_HANDLUNGEN = frozenset({ActionKind.SCHWIERIG})
 """The Handlungen the native turn does not carry out yet (it raises Unported)."""
 TURN_CHOICES = (HANDLUNG_KINDS - UNPORTED_HANDLUNGEN) | {
     ActionKind.MOVE,
@@ -64,6 +64,8 @@ PROMPTS = frozenset(
         DecisionKind.BLOCKADE,
         DecisionKind.DAMAGE,
         DecisionKind.DEATH,
+        DecisionKind.STURZ,
+        DecisionKind.DRAG,
     }
 )
 """The prompts the native frames ask; every choice there but M08 is carried out."""

@@ -34,13 +34,14 @@ CAUSES = (
     "Sturz",
     "Heilung",
     "missglückte Erste Hilfe",
+    None,
 )
 """src/combat_events.hpp CauseKind's texts (None: a weapon's name, a Zehrend's kind)."""
-WEAPON_CAUSE, ZEHREND_TICK = 1, 8
+WEAPON_CAUSE, ZEHREND_TICK, HACK_CAUSE = 1, 8, 12
 """The CauseKinds named by the content."""
 ZEHREND_ENDS = ("Gefahrenbereich verlassen", "Probe", "mit Mumm aufgehoben")
 """src/combat_events.hpp ZehrendEnd's texts."""
-HOW = ("geht", "sprintet", "Fehltritt")
+HOW = ("geht", "sprintet", "Fehltritt", Maneuver.WEGSTOSSEN.label, "zerrt", "Mitzerren")
 """src/combat_events.hpp How's texts (a Moved event's ``how``, a ForcedMove's cause)."""
 LOST_BY = ("Mumm", "stabilisiert sich selbst", "steht auf", "Probe", "Stimulans", None)
 """src/combat_events.hpp LostBy's texts (None: "stabilisiert von <medic>")."""
@@ -133,6 +134,8 @@ class EventMaker:
             return self._weapon(fighter, index)
         if kind == ZEHREND_TICK:
             return f"Zehrend ({self.kinds[index]})"
+        if kind == HACK_CAUSE:
+            return self.game.roster[fighter].hacks[index].name
         return CAUSES[kind] or ""
 
     def _moved(self, fighter: int, path: tuple[int, ...], metres: int, how: int) -> ev.Event:
@@ -161,9 +164,10 @@ class EventMaker:
         own: int,
         *rest: Any,
     ) -> ev.Event:
-        typed = self._typed(fighter, parts)
         if purpose == HELP:  # the main check's modifiers a helper shares are the ally's (X59)
-            typed = typed[:own] + self._typed(target, parts)[own:]
+            typed = self._typed(fighter, parts[:own]) + self._typed(target, parts[own:])
+        else:
+            typed = self._typed(fighter, parts)
         if purpose == ATTACK:
             text = f"{self._means(attacker, mode, index)} gegen {self.names[target]}"
         elif purpose == ZEHREND:

@@ -21,6 +21,14 @@ from cwenv.engine.damage import zehrend_mode
 from cwenv.engine.hits import damage_bonus
 from cwenv.engine.movement import FALL_METRES_PER_DIE, FIRE_ZEHREND, PUSH_METRES, profile_for
 from cwenv.engine.tables.conditions import CONDITIONS, _benommen_gained, _let_go
+from cwenv.engine.tables.maneuvers import (
+    MANEUVERS,
+    Effect,
+    Inflict,
+    _entwaffnen,
+    _mitzerren,
+    _wegstossen,
+)
 from cwenv.engine.victory import (
     VICTORIES,
     Check,
@@ -32,7 +40,7 @@ from cwenv.engine.victory import (
     _vip_fallen,
 )
 from cwenv.model.specs import UNARMED, AbilityKind, CyberwareSpec, ItemKind, ItemSpec
-from cwenv.model.types import ArmourMode, CheckValue, Condition, MummSpend, Skill
+from cwenv.model.types import ArmourMode, CheckValue, Condition, Maneuver, MummSpend, Skill
 from cwenv.rules.options import (
     AngeschlagenTrigger,
     BenommenReactions,
@@ -45,6 +53,7 @@ from cwenv.rules.options import (
     HelpModifier,
     HelpScope,
     LoneWinnerQS,
+    ManeuverCrit,
     NscAtZero,
     PatzerDefence,
     RoundEndOrder,
@@ -163,6 +172,17 @@ def _spec(
         [_item(item) for item in (*spec.items, *spec.backpack)],
         len(spec.items),
         [_cyber(ware) for ware in spec.cyberware],
+        [
+            (
+                h.bonus,
+                ARMOUR_MODES.index(h.armour_mode),
+                _bits(forms, h.forms),
+                h.deals_damage,
+                -1 if h.condition is None else int(h.condition),
+                -1 if h.zehrend is None else kinds.index(h.zehrend),
+            )
+            for h in spec.hacks
+        ],
     )
 
 
@@ -189,6 +209,23 @@ def _cyber(ware: CyberwareSpec) -> tuple[int, int, int]:
         return (0, 0, -1)
     condition = -1 if ability.condition is None else int(ability.condition)
     return (ABILITIES[ability.kind], ability.amount, condition)
+
+
+MANEUVER_ROWS = {ManeuverCrit.NONE: 0, ManeuverCrit.CONDITIONS: 1, ManeuverCrit.ALL_ROWS: 2}
+"""X33 maneuver_volltreffer_rows as src/combat_rules.hpp numbers it."""
+
+
+def _maneuver(m: Maneuver) -> tuple[int, int]:
+    """What the manoeuvre's hit does, by its effect function (src/combat_rules.hpp
+    ManeuverEffect) and, for an Inflict, its condition."""
+    effect = MANEUVERS[m].effect
+    if isinstance(effect, Inflict):
+        return (2, int(effect.condition))
+    known: dict[Effect, int] = {_entwaffnen: 1, _wegstossen: 3, _mitzerren: 4}
+    number = known.get(effect)
+    if number is None:
+        raise UnportedStrike(f"the effect of {m.name}")
+    return (number, -1)
 
 
 def _escape_sides(game: Game) -> int:
@@ -277,6 +314,9 @@ def strike_args(game: Game) -> dict[str, Any]:
         "help_modifier_none": int(o.help_modifier is HelpModifier.NONE),
         "stabilise_victim_patient": int(o.stabilise_patzer_victim is StabilisePatzerVictim.PATIENT),
         "rucksack_item_lost": int(o.rucksack_failure is RucksackFailure.ITEM_LOST),
+        "maneuver_damage": int(o.maneuver_damage),
+        "maneuver_rows": MANEUVER_ROWS[o.maneuver_volltreffer_rows],
+        "forced_all": int(o.forced_movement_blockade is ForcedMovementBlockade.ALL_FORCED),
     }
     kinds = zehrend_kinds(game)
     forms = _forms(game, kinds)
@@ -316,4 +356,5 @@ def strike_args(game: Game) -> dict[str, Any]:
             )
             for kind in kinds
         ],
+        "maneuvers": [_maneuver(m) for m in Maneuver],
     }

@@ -93,14 +93,21 @@ def _entwaffnen(c: Combat, a: FighterState, t: FighterState) -> list[Frame]:
     return []
 
 
-def inflict(cond: Condition) -> Effect:
-    """An effect that gives the target ``cond`` (K02 Benommen, K04 Niedergeworfen)."""
+@dataclass(frozen=True, slots=True)
+class Inflict:
+    """An effect that gives the target ``condition`` (K02 Benommen, K04 Niedergeworfen);
+    a value, so the native core can read which condition (cwenv/native/strike.py)."""
 
-    def effect(c: Combat, a: FighterState, t: FighterState) -> list[Frame]:
-        gain_condition(c, t, cond)
+    condition: Condition
+
+    def __call__(self, c: Combat, a: FighterState, t: FighterState) -> list[Frame]:
+        gain_condition(c, t, self.condition)
         return []
 
-    return effect
+
+def inflict(cond: Condition) -> Effect:
+    """An effect that gives the target ``cond`` (K02 Benommen, K04 Niedergeworfen)."""
+    return Inflict(cond)
 
 
 def _wegstossen(c: Combat, a: FighterState, t: FighterState) -> list[Frame]:
