@@ -236,6 +236,9 @@ class PyCombat {
     nb::tuple operator()(const Fell& e) const {
       return nb::make_tuple("Fell", e.fighter, e.metres, e.dice);
     }
+    nb::tuple operator()(const ClimbedPart& e) const {
+      return nb::make_tuple("ClimbedPart", e.fighter, e.ledge, e.climbed, e.height, e.down);
+    }
     nb::tuple operator()(const Acted& e) const {
       return nb::make_tuple("Acted", e.fighter, static_cast<int>(e.act), e.target, e.index,
                             e.value, e.what);

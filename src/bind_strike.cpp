@@ -24,6 +24,14 @@ class Named {
     ++used_;
     return it->second;
   }
+  // Every name "<prefix><n>", as (n, value); counted as used.
+  std::vector<std::pair<int, int>> Prefixed(const std::string& prefix) {
+    std::vector<std::pair<int, int>> out;
+    for (const auto& [name, value] : m_)
+      if (name.rfind(prefix, 0) == 0) out.emplace_back(std::stoi(name.substr(prefix.size())), value);
+    used_ += out.size();
+    return out;
+  }
   void Done() const {
     if (used_ != m_.size()) throw std::invalid_argument("strike rules with unknown names");
   }
@@ -100,11 +108,19 @@ StrikeRules StrikeOf(const std::map<std::string, int>& named, const std::vector<
   r.maneuver_damage = n("maneuver_damage");
   r.maneuver_rows = n("maneuver_rows");
   r.forced_all = n("forced_all");
+  r.climb_check = n("climb_check");
+  r.swim_check = n("swim_check");
+  r.climb_let_go_falls = n("climb_let_go_falls");
+  r.standable = static_cast<std::uint32_t>(n("standable"));
+  for (const auto& [kind, price] : n.Prefixed("price_")) {
+    if (kind < 0 || kind >= static_cast<int>(r.price.size())) throw std::invalid_argument("a price's kind");
+    r.price[kind] = price;
+  }
   if (r.maneuver_rows < 0 || r.maneuver_rows > 2) throw std::invalid_argument("maneuver_rows");
   n.Done();
   for (int check : r.shake_check)
     if (check < -1 || check >= kCheckValues) throw std::invalid_argument("a shake check value");
-  for (int check : {r.technik_check, r.operations_check})
+  for (int check : {r.technik_check, r.operations_check, r.climb_check, r.swim_check})
     if (check < 0 || check >= kCheckValues) throw std::invalid_argument("a check value");
   for (int check : {r.benommen_check, r.reflexe_check})
     if (check < 0 || check >= kCheckValues) throw std::invalid_argument("a check value");

@@ -75,12 +75,15 @@ void NativeCombat::Answer(const PromptAct& a) {
   };
   if (!prompt() || std::none_of(plegal_.begin(), plegal_.end(), same))
     throw Illegal("illegal action for fighter " + std::to_string(decider_));
-  if (a.kind == PromptKind::kMummShake) throw Unported("M08 at a prompt (X38)");
   ++history_;
-  asked_.reset(), plegal_.clear();
-  Value v;
-  v.prompted = true, v.answer = a;
-  Run(v);
+  if (a.kind == PromptKind::kMummShake) {
+    ShakeAtPrompt(a);
+  } else {
+    asked_.reset(), plegal_.clear();
+    Value v;
+    v.prompted = true, v.answer = a;
+    Run(v);
+  }
   if (!outcome_ && history_ + forced_ >= rules_.decision_cap)
     Finish(-1, CombatReason::kDecisionCap);
 }

@@ -75,12 +75,14 @@ struct EndRoundF {  // roundflow.py EndOfRoundFrame: Zehrend and dying in its or
   std::uint64_t done = 0;  // the fighter's Zehrend kinds dealt with this round, a bit set
   int current = -1;        // the kind whose damage was dealt, whose check comes next
 };
+struct Hold { int fighter, ledge, climbed, start; };  // climbing.py Hold (B03, X40)
 struct TurnF {
   int stage = 0, fighter = 0, slot = 0;
   int handlungen = 1, grants = 1, sprint_bonus = 0, moved = 0, parity = 0;
   bool benommen = false;
-  std::optional<Routes> routes;  // the current TURN decision's movement search
+  std::optional<Routes> routes, hard;  // the current TURN decision's searches (H07)
   std::vector<Act> legal;
+  std::vector<Hold> holds;  // the climbers at a wall at the last look
 };
 struct MoveF {
   int stage = 0;  // movement.py MoveStage: walking, a guard answered, back from its attack
@@ -104,10 +106,19 @@ struct FallF {
   int stage = 0, fighter = 0, metres = 0;
   bool outside_turn = false;
   int reduce = 0;
+  bool checked = false;  // a deliberate drop whose Schwierige Bewegung was the roll
+};
+// climbing.py ClimbStep and ClimbFrame (B03, X40, X62), falls.py SchwierigFrame (H07).
+struct ClimbStep { int ledge, metres, gained, height, done; bool down; };
+struct ClimbF { int stage = 0, fighter = 0; ClimbStep plan{}; };
+struct SchwierigF {
+  int stage = 0, fighter = 0;
+  Route route;
+  Probe result;
 };
 // effects.py DragFrame (K03 Mitzerren): the attacker moves, the target follows.
 struct DragF {
-  int stage = 0, attacker = 0, target = 0;
+  int stage = 0, attacker = 0, target = 0, mover = -1;  // mover: the step a guard was asked about
   std::vector<int> path, spent, a_done, t_done;
   int i = 0, reactor = -1;
   std::uint64_t asked = 0;
@@ -160,7 +171,7 @@ struct SeqF {
 };
 using Frame = std::variant<CombatF, RoundF, EndRoundF, TurnF, MoveF, CheckF, AttackF, DamageF,
                            LoseLPF, SeqF, ZehrendF, ForcedMoveF, FallF, CheckedF, HelpersF,
-                           DragF>;
+                           DragF, ClimbF, SchwierigF>;
 
 struct Outcome { int winner, reason, rounds, about; };  // about: CombatEnded's
 
@@ -222,6 +233,8 @@ class NativeCombat {
   Result Step(CheckedF& f, Value v);
   Result Step(HelpersF& f, Value v);
   Result Step(DragF& f, Value v);
+  Result Step(ClimbF& f, Value v);
+  Result Step(SchwierigF& f, Value v);
   Result Push(Frame f) { push_ = std::move(f); return Result::kPushed; }
   Result Return(const Probe& p) { ret_ = {}; ret_.probed = true, ret_.probe = p; return Result::kDone; }
   void StartRound();
@@ -273,6 +286,18 @@ class NativeCombat {
   // falls and forced movement (combat_falls.cpp)
   std::vector<int> SlidePath(int fi, int toward) const;
   std::vector<int> PushPath(int fi, int dx, int dy, int metres) const;
+  // M08 at a prompt (combat_reprompt.cpp)
+  int ShakeWithMumm(int fi, int arg);
+  void ShakeAtPrompt(const PromptAct& shake);
+  bool Reprompt(Frame& top, Asked kind, int fi, int shaken, std::vector<PromptAct>& again);
+  void Affordable(int fi, std::vector<PromptAct>& choices) const;
+  // the Schwierige Bewegung and climbing (combat_schwierig.cpp)
+  Result Schwierig(TurnF& t, const Act& a);
+  int MoveLeft(const TurnF& t) const;
+  std::optional<ClimbStep> ClimbStepOf(int fi, int ledge, int move_left, const Routes& hard) const;
+  CheckF DifficultCheck(int fi, StepKind kind);
+  std::vector<Hold> Holds() const;
+  std::optional<FallF> LostHolds(std::vector<Hold>& holds);
   // the Kampfmanöver's effects and K03's drag (combat_maneuvers.cpp)
   void ManeuverEffects(AttackF& a, int target, SeqF& seq);
   std::optional<Routes> DragReach(int fi);

@@ -95,6 +95,7 @@ bool NativeCombat::Helpable(const CheckF& c) const {
   switch (c.purpose) {
     case Purpose::kAttack:
       return c.mode != static_cast<int>(Mode::kBlockade);
+    case Purpose::kMove:
     case Purpose::kBenommen:
     case Purpose::kShake:
     case Purpose::kStabilise:

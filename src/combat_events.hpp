@@ -51,9 +51,12 @@ enum class LostBy : std::uint8_t {
 // Why a Zehrend ends (ZehrendLost): out of its danger zone (D03), its check (Z08), M08.
 enum class ZehrendEnd : std::uint8_t { kZoneLeft = 0, kCheck = 1, kMumm = 2 };
 // How a Moved event moves (its ``how``) or why a ForcedMove: walking, sprinting, a
-// Fehltritt (A08), K05's push, K03's drag by the attacker and of the target.
+// Fehltritt (A08), K05's push, K03's drag by the attacker and of the target, a difficult
+// step of each kind (H07), a failed jump's fall into the gap, a climber letting go.
 enum class How : std::uint8_t {
   kGeht = 0, kSprintet = 1, kFehltritt = 2, kWegstossen = 3, kZerrt = 4, kMitzerren = 5,
+  kKlettert = 6, kSchwimmt = 7, kSpringt = 8, kSpringtHinab = 9, kIntoTheGap = 10,
+  kLetsGo = 11,
 };
 // DamageRolled.factor (damage.py resistance_factor, D04).
 enum class Factor : std::uint8_t { kNone = 0, kResistent, kVerwundbar, kImmun };
@@ -62,6 +65,7 @@ enum class ActKind : std::uint8_t {
   kSprint = 0, kAim = 1, kUpload = 2, kOpenDoor = 3, kCloseDoor = 4, kDraw = 5, kPickUp = 6,
   kUseItem = 7, kReload = 8, kCyberware = 9, kAnnounceHelp = 10, kHelp = 11, kFreeWeapon = 12,
   kFromBackpack = 13, kLoseItem = 14, kJammed = 15, kLoseWeapon = 16, kDisarmed = 17,
+  kFailed = 18,
 };
 
 struct RoundStarted { int round; };
@@ -81,6 +85,7 @@ struct Moved {
 };
 struct ForcedMove { int fighter; std::vector<int> path; How cause; };
 struct Fell { int fighter, metres, dice; };
+struct ClimbedPart { int fighter, ledge, climbed, height; bool down; };
 struct RoundEnded { int round; };
 struct CheckRolled {
   int fighter;
@@ -132,7 +137,7 @@ using Event =
                  AttackFailed, AttackRedirected, DefenceDeclined, AttackDefended, Hit,
                  TableRolled, DamageRolled, DamageHalved, LPChanged, ConditionGained,
                  SterbendAgain, ConditionLost, StatusChanged, Acted, ZehrendGained,
-                 ZehrendLost, ForcedMove, Fell>;
+                 ZehrendLost, ForcedMove, Fell, ClimbedPart>;
 
 // victory.py's verdicts and state.py's decision cap (CombatEnded, Outcome).
 enum class CombatReason : std::uint8_t {

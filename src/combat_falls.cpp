@@ -85,7 +85,7 @@ NativeCombat::Result NativeCombat::Step(FallF& fall, Value v) {
       CatchFallChoices(g_, prompts_, f, fi, ReactingOf(fi), asked_acts_);
       if (!asked_acts_.empty()) return Ask(Asked::kSturz, fi, asked_acts_);
     }
-    if (!fall.outside_turn && strike_.own_turn_fall_roll) {  // X18: B05's roll, no reaction
+    if (!fall.outside_turn && !fall.checked && strike_.own_turn_fall_roll) {  // X18: B05's roll
       fall.stage = kFallCaught;
       return Push(Check(fi, strike_.infiltration_check, Purpose::kCatchFall, false, false));
     }

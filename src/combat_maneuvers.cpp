@@ -137,9 +137,12 @@ NativeCombat::Result NativeCombat::Step(DragF& d, Value v) {
   while (d.i < static_cast<int>(d.path.size()) && a.standing()) {
     const int cell = d.path[d.i];
     const auto bit = [](int i) { return std::uint64_t{1} << i; };
+    d.mover = d.attacker;
     int guard = BlockadeGuard(d.attacker, a.pos, cell, d.asked | bit(d.target));
-    if (guard < 0 && strike_.forced_all && t.on_map())
+    if (guard < 0 && strike_.forced_all && t.on_map()) {
+      d.mover = d.target;
       guard = BlockadeGuard(d.target, t.pos, a.pos, d.asked | bit(d.attacker));
+    }
     if (guard >= 0) {
       d.asked |= bit(guard);
       d.reactor = guard;

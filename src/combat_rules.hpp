@@ -133,6 +133,10 @@ struct StrikeRules {
   bool maneuver_damage;                        // X22
   int maneuver_rows;                           // X33 maneuver_volltreffer_rows: 0 none, 1 conditions, 2 all
   bool forced_all;                             // X43 forced_movement_blockade: all_forced
+  int climb_check, swim_check;                 // X17 climb_skill, swim_skill (B03, B04)
+  bool climb_let_go_falls;                     // X40
+  std::uint32_t standable;                     // Terrain.standable, a bit set over Terrain
+  std::array<int, 64> price{};                 // tables/mumm.py: the Mumm of a choice by its kind
   std::uint32_t ambushed_sides;     // X45: the ambushed sides where surprise is on
   int reflexe_check;                // CheckValue.REFLEXE (X45)
 };

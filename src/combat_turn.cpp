@@ -17,10 +17,9 @@ NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
     turn_fighter_ = t.fighter;
     if (rules_.prone_bonus_to_own_turn) f.prone_bonus = false;  // R06, X23
     if (!f.standing()) return Result::kDone;
-    for (const Fighter& x : s_.fighters)
-      if (x.climb_cell >= 0) throw Unported("a climber at a wall (B03, X40)");
     events_.push_back(TurnStarted{t.fighter, t.slot, rules_.passes});
     t.benommen = f.Has(kBenommen);
+    t.holds = Holds();
     v = {};
   }
   if (v.set) {
@@ -28,6 +27,9 @@ NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
     if (r != Result::kDecision) return r;  // kDecision: go on asking
   }
   for (;;) {
+    // X40: whoever let go of a wall since the last look (moved, knocked down) falls
+    std::optional<FallF> fall = LostHolds(t.holds);
+    if (fall) return Push(*fall);
     if (!f.standing() || (!t.benommen && f.Has(kBenommen))) return EndTurn(t.fighter);
     const FighterMoves& m = moves_[t.fighter];
     const bool limited = f.Has(kEingeschraenkt);
@@ -35,7 +37,7 @@ NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
     TurnActions(g_, lines_, s_, limited ? *m.limited : *m.free,
                 limited ? m.limited_slow : m.free_slow, rules_.geometry, t.fighter, scratch_,
                 answer_);
-    t.routes = std::move(answer_.free);
+    t.routes = std::move(answer_.free), t.hard = std::move(answer_.hard);
     answer_.free.reset(), answer_.hard.reset();
     if (answer_.acts.size() > 1) {
       t.legal = answer_.acts;
@@ -74,25 +76,14 @@ NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
       if (strike_.extra_action_moves) ++t.grants;
       return Result::kDecision;
     }
-    case Kind::kMummShake: {  // M08 (conditions.py shake_with_mumm; X55 for a Zehrend)
-      SpendMumm(t.fighter, Spend::kZustandAbschuetteln);
-      if (a.arg >= kZehrendArg) {
-        const int kind = zehrend_[t.fighter][a.arg - kZehrendArg];
-        DropZehrend(t.fighter, kind);
-        if (!InDangerZone(t.fighter, kind)) DropZone(t.fighter, kind);  // in it: the mark stays
-        events_.push_back(ZehrendLost{t.fighter, kind, ZehrendEnd::kMumm});
-        return Result::kDecision;
-      }
-      LoseCondition(t.fighter, a.arg, LostBy::kMumm);
-      if (a.arg == kBenommen && t.benommen) t.benommen = false;
+    case Kind::kMummShake:  // M08
+      if (ShakeWithMumm(t.fighter, a.arg) == kBenommen && t.benommen) t.benommen = false;
       return Result::kDecision;
-    }
     default:
       break;
   }
-  if (a.kind == Kind::kSchwierig) throw Unported("a Schwierige Bewegung (H07, B02-B04, X49)");
   --t.handlungen;  // H00: one Handlung; tables/handlungen.py's entry carries it out
-  return Handlung(t, a);
+  return a.kind == Kind::kSchwierig ? Schwierig(t, a) : Handlung(t, a);
 }
 
 NativeCombat::Result NativeCombat::EndTurn(int fighter) {  // TurnFrame._end

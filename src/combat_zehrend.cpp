@@ -15,7 +15,7 @@ constexpr int kEndZehrend = 1, kEndDying = 2;
 constexpr int kZehrendDamage = 0, kZehrendCheck = 1, kDyingCheck = 2, kDyingResult = 3,
               kPhaseFinished = 4;
 
-bool Holds(const std::vector<int>& kinds, int kind) {
+bool Contains(const std::vector<int>& kinds, int kind) {
   return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
 
@@ -25,8 +25,8 @@ void Drop(std::vector<int>& kinds, int kind) {
 
 }  // namespace
 
-bool NativeCombat::HasZehrend(int fi, int kind) const { return Holds(zehrend_[fi], kind); }
-bool NativeCombat::HasZone(int fi, int kind) const { return Holds(zone_[fi], kind); }
+bool NativeCombat::HasZehrend(int fi, int kind) const { return Contains(zehrend_[fi], kind); }
+bool NativeCombat::HasZone(int fi, int kind) const { return Contains(zone_[fi], kind); }
 
 void NativeCombat::DropZehrend(int fi, int kind) {
   Drop(zehrend_[fi], kind);

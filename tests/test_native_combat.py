@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("cwenv._core", reason="the native core is not built")
 
 from cwenv.engine import events as ev
-from cwenv.engine.actions import ActionKind
+from cwenv.engine.actions import ActionKind, DecisionKind
 from cwenv.engine.state import IllegalActionError
 from cwenv.native import cases
 from cwenv.native.combat import PROMPTS, TURN_CHOICES, NativeCombat, Unported, playable
@@ -66,6 +66,8 @@ def _lockstep(index: int, pool: str) -> Counter[str]:
         seen[d.kind.name] += 1
         action = rng.choice(playable(d.kind, legal))
         seen[f"chose {action.kind.name}"] += 1
+        if action.kind is ActionKind.MUMM_SHAKE and d.kind is not DecisionKind.TURN:
+            seen["M08 at a prompt"] += 1
         before = len(ref.events)
         ref.apply(action)
         try:
@@ -113,6 +115,7 @@ def test_the_native_combat_plays_as_the_reference() -> None:
             seen += _lockstep(index, "mixed")
         for index in range(40):  # every boolean and enum reading drawn per game
             seen += _lockstep(index, "drawn")
+        seen += _lockstep(125, "mixed")  # a fall outside the faller's turn: STURZ (R05)
     assert seen["steps"] > 100_000, seen
     assert seen["ORDER"] > 0, seen  # X16: the side picks who acts
     for kind in PROMPTS:  # every ported prompt asked, and answered every way
@@ -136,7 +139,8 @@ def test_the_native_combat_plays_as_the_reference() -> None:
         ActionKind.DRAG_STOP,
     ):
         assert seen[f"chose {kind.name}"] > 0, (kind, seen)
-    assert seen["ended"] == 199, seen  # every fight to its verdict
+    assert seen["ended"] == 200, seen  # every fight to its verdict
+    assert seen["M08 at a prompt"] > 0, seen  # X38: the prompt asked again
     for told in (
         "event ForcedMove",  # A08 Fehltritt
         "event Fell",  # B05 over an edge
@@ -153,6 +157,8 @@ def test_the_native_combat_plays_as_the_reference() -> None:
         "act HELP",  # P08: a helper's success
         "act FROM_BACKPACK",  # H06
         "act FREE_WEAPON",  # A08
+        "act FAILED",  # H07: a difficult step's check failed
+        "event ClimbedPart",  # B03, X40: part of a high ledge
         "act LOSE_WEAPON",  # K01 on a Runner
         "act DISARMED",  # K01 on an NSC
         "row Waffe blockiert",

@@ -44,9 +44,7 @@ from cwenv.rules.readings import (
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
 
-UNPORTED_HANDLUNGEN = frozenset({ActionKind.SCHWIERIG})
-"""The Handlungen the native turn does not carry out yet (it raises Unported)."""
-TURN_CHOICES = (HANDLUNG_KINDS - UNPORTED_HANDLUNGEN) | {
+TURN_CHOICES = HANDLUNG_KINDS | {
     ActionKind.MOVE,
     ActionKind.END_TURN,
     ActionKind.CHOOSE_ACTOR,
@@ -68,7 +66,7 @@ PROMPTS = frozenset(
         DecisionKind.DRAG,
     }
 )
-"""The prompts the native frames ask; every choice there but M08 is carried out."""
+"""The prompts the native frames ask; every choice there is carried out, M08 included."""
 
 
 def playable(kind: DecisionKind, legal: list[Action]) -> list[Action]:
@@ -76,7 +74,7 @@ def playable(kind: DecisionKind, legal: list[Action]) -> list[Action]:
     test's and the benchmark's random play)."""
     if kind in (DecisionKind.TURN, DecisionKind.ORDER):
         return [a for a in legal if a.kind in TURN_CHOICES]
-    return [a for a in legal if a.kind is not ActionKind.MUMM_SHAKE]
+    return legal
 
 
 TIE_ORDERS = {TieOrder.ROSTER: 0, TieOrder.RANDOM: 1, TieOrder.SIDE_CHOOSES: 2}

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cwenv.battlemap.steps import DIFFICULT_KINDS, StepKind
 from cwenv.engine import events as ev
+from cwenv.engine.falls import DIFFICULT_SKILL_NAMES, DIFFICULT_VERBS
 from cwenv.engine.parts import Part
 from cwenv.engine.plan_core import typed_parts
 from cwenv.model.types import AttackMode, Cell, Condition, Maneuver, MummSpend, Side
@@ -41,7 +43,17 @@ WEAPON_CAUSE, ZEHREND_TICK, HACK_CAUSE = 1, 8, 12
 """The CauseKinds named by the content."""
 ZEHREND_ENDS = ("Gefahrenbereich verlassen", "Probe", "mit Mumm aufgehoben")
 """src/combat_events.hpp ZehrendEnd's texts."""
-HOW = ("geht", "sprintet", "Fehltritt", Maneuver.WEGSTOSSEN.label, "zerrt", "Mitzerren")
+HOW = (
+    "geht",
+    "sprintet",
+    "Fehltritt",
+    Maneuver.WEGSTOSSEN.label,
+    "zerrt",
+    "Mitzerren",
+    *(DIFFICULT_VERBS[kind] for kind in DIFFICULT_KINDS),
+    "stürzt in die Lücke",
+    "lässt los und stürzt",
+)
 """src/combat_events.hpp How's texts (a Moved event's ``how``, a ForcedMove's cause)."""
 LOST_BY = ("Mumm", "stabilisiert sich selbst", "steht auf", "Probe", "Stimulans", None)
 """src/combat_events.hpp LostBy's texts (None: "stabilisiert von <medic>")."""
@@ -57,7 +69,7 @@ PURPOSES = {
 }
 """A check's text by src/combat_events.hpp Purpose (the attack's and a Zehrend's are
 their own)."""
-ATTACK, SHAKE, ZEHREND, STABILISE, HELP, FREE_WEAPON = 0, 4, 5, 9, 10, 11
+ATTACK, SHAKE, ZEHREND, MOVE, STABILISE, HELP, FREE_WEAPON = 0, 4, 5, 7, 9, 10, 11
 DISARMED_TEXT = "−2 auf Angriff und Schaden"
 """Acted DISARMED's text (tables/maneuvers.py _entwaffnen, K01)."""
 
@@ -105,6 +117,9 @@ class EventMaker:
             ),
             "ForcedMove": lambda f, path, how: ev.ForcedMove(
                 f, tuple(self.cells[x] for x in path), HOW[how]
+            ),
+            "ClimbedPart": lambda f, ledge, climbed, height, down: ev.ClimbedPart(
+                f, self.cells[ledge], climbed, height, down
             ),
         }
 
@@ -180,6 +195,8 @@ class EventMaker:
             text = f"{self.names[target]} helfen"
         elif purpose == FREE_WEAPON:
             text = f"{self._weapon(fighter, index)} befreien"
+        elif purpose == MOVE:
+            text = DIFFICULT_SKILL_NAMES[StepKind(index)]
         else:
             text = PURPOSES[purpose]
         return ev.CheckRolled(fighter, text, typed, *rest)
@@ -253,6 +270,8 @@ class EventMaker:
             return spec.cyberware[index].name
         if kind is A.DISARMED:
             return DISARMED_TEXT
+        if kind is A.FAILED:
+            return DIFFICULT_VERBS[StepKind(index)]
         name = spec.all_weapons[index].name
         return name + " (noch nicht fertig)" if kind is A.RELOAD and not value else name
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cwenv.battlemap.grid import Terrain
 from cwenv.engine.damage import zehrend_mode
 from cwenv.engine.hits import damage_bonus
 from cwenv.engine.movement import FALL_METRES_PER_DIE, FIRE_ZEHREND, PUSH_METRES, profile_for
@@ -29,6 +30,7 @@ from cwenv.engine.tables.maneuvers import (
     _mitzerren,
     _wegstossen,
 )
+from cwenv.engine.tables.mumm import SPEND_OF_KIND
 from cwenv.engine.victory import (
     VICTORIES,
     Check,
@@ -40,7 +42,14 @@ from cwenv.engine.victory import (
     _vip_fallen,
 )
 from cwenv.model.specs import UNARMED, AbilityKind, CyberwareSpec, ItemKind, ItemSpec
-from cwenv.model.types import ArmourMode, CheckValue, Condition, Maneuver, MummSpend, Skill
+from cwenv.model.types import (
+    ArmourMode,
+    CheckValue,
+    Condition,
+    Maneuver,
+    MummSpend,
+    Skill,
+)
 from cwenv.rules.options import (
     AngeschlagenTrigger,
     BenommenReactions,
@@ -317,6 +326,11 @@ def strike_args(game: Game) -> dict[str, Any]:
         "maneuver_damage": int(o.maneuver_damage),
         "maneuver_rows": MANEUVER_ROWS[o.maneuver_volltreffer_rows],
         "forced_all": int(o.forced_movement_blockade is ForcedMovementBlockade.ALL_FORCED),
+        "climb_check": int(CheckValue(o.climb_skill.value)),
+        "swim_check": int(CheckValue(o.swim_skill.value)),
+        "climb_let_go_falls": int(o.climb_let_go_falls),
+        "standable": sum(1 << i for i, t in enumerate(Terrain) if t.standable),
+        **{f"price_{int(kind)}": spend.cost for kind, spend in SPEND_OF_KIND.items()},
     }
     kinds = zehrend_kinds(game)
     forms = _forms(game, kinds)
