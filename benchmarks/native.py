@@ -82,13 +82,16 @@ def _play(game: Game, seed: int, agent: str = AGENT) -> str:
 
 
 def _decisions(game: Game, combats: int) -> Iterator[Combat]:
-    """Real greedy combats, paused at every decision (seeds apart from the timed ones)."""
+    """Real greedy combats of the reference ``Combat`` (whose pieces ask the core),
+    paused at every decision (seeds apart from the timed ones)."""
     from cwenv.agent import DecisionView
     from cwenv.agent_registry import make_agent
+    from cwenv.engine.state import Combat
+    from cwenv.rules.dice import seeded
 
     agent = make_agent(AGENT)
     for seed in range(combats):
-        c = game.new_combat(10_000 + seed)
+        c = Combat(game, seeded(10_000 + seed))
         view, rng = DecisionView(c), random.Random(seed)
         while not c.is_terminal():
             yield c

@@ -1,8 +1,8 @@
-"""``python -m benchmarks.native_combat``: the native combat (``cwenv.native.combat``,
+"""``python -m benchmarks.native_combat``: the native combat (``cwenv.engine.native.combat``,
 src/combat.hpp) against the reference ``Combat``, both under the native engine, in one run
 (CPU time; figures to benchmarks/NOTES.md by hand).
 
-The play is what the native combat runs today (``cwenv.native.combat.playable``: moves,
+The play is what the native combat runs today (``cwenv.engine.native.combat.playable``: moves,
 weapon attacks, Zielen, Aufstehen, drawing, M07, M08 in the turn, the end of the turn, the
 choice of who acts and every prompt's answer but M08), chosen at random once per game of
 the shipped pool (every scenario under every rule variant) up to its end or the first rule
@@ -22,8 +22,8 @@ import timeit
 from typing import Any
 
 from cwenv.engine.actions import Action
+from cwenv.engine.native.combat import NativeCombat, Unported, playable
 from cwenv.native import cases
-from cwenv.native.combat import NativeCombat, Unported, playable
 from cwenv.native.differential import engine_as
 
 

@@ -1,5 +1,5 @@
 // The Python face of the native combat (combat.hpp): _core.Combat, which
-// cwenv/native/combat.py wraps. Only conversions live here; the rules are in combat.cpp
+// cwenv/engine/native/combat.py wraps. Only conversions live here; the rules are in combat.cpp
 // and combat_turn.cpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/map.h>
@@ -9,11 +9,13 @@
 
 #include <map>
 #include <memory>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "bind_mirror.hpp"
 #include "bind_strike.hpp"
 #include "combat.hpp"
 
@@ -24,6 +26,7 @@ bool LoadKampf(nb::handle kampf, nb::handle combat, KampfView& out);  // bind_ka
 const PromptRules& PromptRulesOf(nb::handle prompts);  // bind_prompts.cpp
 nb::object KampfAction(nb::handle kampf, const Act& a);  // bind_kampf.cpp
 nb::object PromptAction(nb::handle prompts, const PromptAct& a);  // bind_prompts.cpp
+nb::tuple EventTuple(const cwenv::kampf::Event& e);  // bind_events.cpp
 
 namespace {
 
@@ -90,6 +93,178 @@ class PyCombat {
                                              std::move(sr), cwenv::Pcg32::FromState(state, inc));
   }
 
+  // A twin that plays on independently (state.py clone): the state, frames, dice and events
+  // copied; the game's descriptions and the mirror's objects shared.
+  PyCombat(const PyCombat& other)
+      : kampf_(other.kampf_), prompts_(other.prompts_), keep_(other.keep_),
+        combat_(std::make_unique<NativeCombat>(*other.combat_)), mirror_(other.mirror_) {}
+
+  // What the Python mirror shows beyond the fighters: the names of the Zehrend kinds and
+  // each fighter's items (bind_mirror.hpp).
+  void Mirrored(const nb::list& kinds, const nb::list& catalogues) {
+    mirror_.kinds.clear(), mirror_.catalogue.clear();
+    for (nb::handle k : kinds) mirror_.kinds.push_back(nb::borrow(k));
+    for (nb::handle items : catalogues) {
+      std::vector<nb::object> row;
+      for (nb::handle item : items) row.push_back(nb::borrow(item));
+      mirror_.catalogue.push_back(std::move(row));
+    }
+    mirror_.fresh = true;
+  }
+  void Sync(nb::handle mirror) { SyncMirror(*combat_, mirror_, mirror); }
+  void Refresh() { combat_->Refresh(); }
+  void MarkDirty() { combat_->MarkDirty(); }
+  bool Reimport(nb::handle mirror) {
+    const bool changed = ReimportMirror(*combat_, mirror_, mirror);
+    if (changed) combat_->Refresh();
+    return changed;
+  }
+
+  // The pending decision's payload (payloads.py), as plain values: (tag, fields...).
+  nb::object Payload() const {
+    const auto asked = combat_->decision();
+    if (!asked) return nb::none();
+    const NativeCombat& c = *combat_;
+    const Frame& top = c.stack().back();
+    const auto probe = [](const Probe& p) {
+      return nb::make_tuple(p.probenwert, p.d1, p.d2, p.success, p.qs, p.volltreffer, p.patzer);
+    };
+    const auto ref = [&](int attacker, int target, int mode, int index, const Probe* roll,
+                         int aim) {
+      return nb::make_tuple(attacker, target, mode, index,
+                            roll ? nb::object(probe(*roll)) : nb::none(), aim);
+    };
+    switch (*asked) {
+      case Asked::kTurn: return nb::make_tuple("turn", c.slot());
+      case Asked::kOrder: return nb::make_tuple("order", c.slot());
+      case Asked::kPreCheck:
+      case Asked::kPostCheck:
+      case Asked::kKeep: {
+        const CheckF& k = std::get<CheckF>(top);
+        const nb::object about =
+            k.about_attack ? nb::object(ref(k.attacker, k.target, k.mode, k.index,
+                                            k.about_roll ? &k.about : nullptr, k.aim_qs))
+                           : nb::none();
+        const auto info = nb::make_tuple(static_cast<int>(k.purpose), about);
+        if (*asked == Asked::kPreCheck)
+          return nb::make_tuple("pre", info, k.parts.Total() + 2 * k.improved);
+        if (*asked == Asked::kPostCheck) return nb::make_tuple("post", info, probe(k.result));
+        return nb::make_tuple("keep", info, probe(k.first), probe(k.result));
+      }
+      case Asked::kNiederwerfen:
+      case Asked::kDefend: {
+        const AttackF& a = std::get<AttackF>(top);
+        const Probe* roll = *asked == Asked::kDefend ? &a.attack : nullptr;
+        return nb::make_tuple("attack", ref(a.attacker, c.decider(), static_cast<int>(a.mode),
+                                            a.index, roll, a.aim_qs));
+      }
+      case Asked::kBlockade: {
+        if (const auto* m = std::get_if<MoveF>(&top))
+          return nb::make_tuple("blockade", m->fighter, c.state().fighters[m->fighter].pos,
+                                m->path[m->i]);
+        const DragF& d = std::get<DragF>(top);
+        const int a = c.state().fighters[d.attacker].pos;
+        const bool attacker = d.mover == d.attacker;
+        return nb::make_tuple("blockade", d.mover,
+                              attacker ? a : c.state().fighters[d.target].pos,
+                              attacker ? d.path[d.i] : a);
+      }
+      case Asked::kSturz: return nb::make_tuple("fall", std::get<FallF>(top).metres);
+      case Asked::kDamage: {
+        const DamageF& d = std::get<DamageF>(top);
+        return nb::make_tuple("damage", d.total, d.source);
+      }
+      case Asked::kDeath: return nb::make_tuple("death", c.state().fighters[c.decider()].lp);
+      case Asked::kDrag: return nb::make_tuple("drag", std::get<DragF>(top).target);
+    }
+    throw std::logic_error("a decision kind without its payload");
+  }
+
+  // The pending prompt's own choices (Decision.actions): the legal ones less the shakes.
+  nb::list Choices() const {
+    nb::list out;
+    for (const PromptAct& a : combat_->Choices()) out.append(PromptAction(prompts_, a));
+    return out;
+  }
+
+  // The frames running now, outermost first: (Python class name, fields...) — a turn's
+  // numbers (turn.py TurnFrame), a check's and an attack's what (their describe()).
+  nb::list Frames() const {
+    static const char* kNames[] = {
+        "CombatFrame", "RoundFrame", "EndOfRoundFrame", "TurnFrame", "MoveFrame", "CheckFrame",
+        "AttackFrame", "DamageFrame", "LoseLPFrame", "SequenceFrame", "ZehrendLater",
+        "ForcedMoveFrame", "FallFrame", "CheckedHandlung", "HelpersFrame", "DragFrame",
+        "ClimbFrame", "SchwierigFrame"};
+    static_assert(std::size(kNames) == std::variant_size_v<Frame>, "a frame without its name");
+    nb::list out;
+    for (const Frame& f : combat_->stack()) {
+      const char* name = kNames[f.index()];
+      if (const auto* t = std::get_if<TurnF>(&f)) {  // with its searches (paths.py Reach)
+        const auto routes = [](const std::optional<cwenv::Routes>& r) {
+          return r ? nb::cast(*r, nb::rv_policy::copy) : nb::none();
+        };
+        out.append(nb::make_tuple(name, t->fighter, t->slot, t->handlungen, t->grants,
+                                  t->sprint_bonus, t->moved, t->parity, t->benommen,
+                                  routes(t->routes), routes(t->hard)));
+      } else if (const auto* k = std::get_if<CheckF>(&f)) {
+        out.append(nb::make_tuple(name, k->fighter, static_cast<int>(k->purpose), k->attacker,
+                                  k->target, k->mode, k->index));
+      } else if (const auto* a = std::get_if<AttackF>(&f)) {
+        out.append(nb::make_tuple(name, a->attacker, a->target));
+      } else {
+        out.append(nb::make_tuple(name));
+      }
+    }
+    return out;
+  }
+
+  nb::list Counters() const {
+    nb::list out;
+    for (const Counter& k : combat_->counters())
+      out.append(nb::make_tuple(static_cast<int>(k.tally), k.detail, k.n));
+    return out;
+  }
+
+  nb::list Queue() const {
+    nb::list out;
+    for (const auto& [step, fighter] : combat_->queue()) out.append(nb::make_tuple(step, fighter));
+    return out;
+  }
+
+  // Restricted play: the mirror's restrict() (state.py Combat.restrict) filters every legal
+  // list from now on; the mirror is held weakly (it holds this combat).
+  void Restrict(nb::handle mirror) {
+    nb::weakref ref(mirror);
+    const nb::object kampf = kampf_, prompts = prompts_;
+    auto filter = [ref](int fighter, auto& acts, auto to_object) {
+      nb::object m = ref();
+      if (m.is_none()) return;
+      nb::list objects;
+      for (const auto& a : acts) objects.append(to_object(a));
+      nb::object kept = m.attr("restrict")(fighter, objects);
+      std::remove_reference_t<decltype(acts)> out;
+      for (nb::handle k : kept)
+        for (std::size_t i = 0; i < acts.size(); ++i)
+          if (objects[i].ptr() == k.ptr()) {
+            out.push_back(acts[i]);
+            break;
+          }
+      acts = std::move(out);
+    };
+    combat_->Restrict(
+        [filter, kampf](int fighter, std::vector<Act>& acts) {
+          filter(fighter, acts, [&](const Act& a) { return KampfAction(kampf, a); });
+        },
+        [filter, prompts](int fighter, std::vector<PromptAct>& acts) {
+          filter(fighter, acts, [&](const PromptAct& a) { return PromptAction(prompts, a); });
+        });
+    combat_->Refresh();
+  }
+
+  void Reseed(std::uint64_t state, std::uint64_t inc) {
+    combat_->Reseed(cwenv::Pcg32::FromState(state, inc));
+  }
+
   // The legal choices as the Kampf's and Prompts' Action objects (the same objects for
   // the same choice).
   nb::list Legal() const {
@@ -122,7 +297,7 @@ class PyCombat {
   nb::list EventsFrom(std::size_t start) const {
     nb::list out;
     const auto& events = combat_->events();
-    for (std::size_t i = start; i < events.size(); ++i) out.append(std::visit(Tuple{}, events[i]));
+    for (std::size_t i = start; i < events.size(); ++i) out.append(EventTuple(events[i]));
     return out;
   }
 
@@ -135,120 +310,11 @@ class PyCombat {
   const NativeCombat& combat() const { return *combat_; }
 
  private:
-  struct Tuple {
-    nb::tuple operator()(const RoundStarted& e) const { return nb::make_tuple("RoundStarted", e.round); }
-    nb::tuple operator()(const InitiativeRolled& e) const {
-      return nb::make_tuple("InitiativeRolled", e.fighter, e.grundwert, nb::tuple(nb::cast(e.dice)),
-                            e.initiative, e.reactions, e.actions, nb::tuple(nb::cast(e.steps)));
-    }
-    nb::tuple operator()(const TurnStarted& e) const {
-      return nb::make_tuple("TurnStarted", e.fighter, e.step, e.passes);
-    }
-    nb::tuple operator()(const TurnEnded& e) const { return nb::make_tuple("TurnEnded", e.fighter); }
-    nb::tuple operator()(const Moved& e) const {
-      return nb::make_tuple("Moved", e.fighter, nb::tuple(nb::cast(e.path)), e.metres,
-                            static_cast<int>(e.how));
-    }
-    nb::tuple operator()(const RoundEnded& e) const { return nb::make_tuple("RoundEnded", e.round); }
-    nb::tuple operator()(const CombatEnded& e) const {
-      return nb::make_tuple("CombatEnded", e.winner, e.reason, e.rounds, e.about);
-    }
-    nb::tuple operator()(const CheckRolled& e) const {
-      nb::list parts;
-      for (int i = 0; i < e.parts.n; ++i) {
-        const Part& p = e.parts.p[i];
-        parts.append(nb::make_tuple(static_cast<int>(p.kind), p.ref, p.value));
-      }
-      return nb::make_tuple("CheckRolled", e.fighter, static_cast<int>(e.purpose), e.attacker,
-                            e.target, e.mode, e.index, nb::tuple(parts), e.own, e.probenwert, e.d1,
-                            e.d2, e.success, e.qs, e.volltreffer, e.patzer, e.forced);
-    }
-    nb::tuple operator()(const MummSpent& e) const {
-      return nb::make_tuple("MummSpent", e.fighter, static_cast<int>(e.spend), e.cost, e.left);
-    }
-    nb::tuple operator()(const ResultKept& e) const {
-      return nb::make_tuple("ResultKept", e.fighter, e.total, e.second);
-    }
-    nb::tuple operator()(const ReactionUsed& e) const {
-      return nb::make_tuple("ReactionUsed", e.fighter, static_cast<int>(e.kind), e.left, e.extra);
-    }
-    nb::tuple operator()(const AttackDeclared& e) const {
-      return nb::make_tuple("AttackDeclared", e.attacker, e.target, e.mode, e.index);
-    }
-    nb::tuple operator()(const AttackFailed& e) const {
-      return nb::make_tuple("AttackFailed", e.attacker, e.target, e.full_cover);
-    }
-    nb::tuple operator()(const AttackRedirected& e) const {
-      return nb::make_tuple("AttackRedirected", e.attacker, e.original, e.new_target, e.d10);
-    }
-    nb::tuple operator()(const DefenceDeclined& e) const {
-      return nb::make_tuple("DefenceDeclined", e.defender);
-    }
-    nb::tuple operator()(const AttackDefended& e) const {
-      return nb::make_tuple("AttackDefended", e.attacker, e.defender, e.attack_roll,
-                            e.defence_roll);
-    }
-    nb::tuple operator()(const Hit& e) const {
-      return nb::make_tuple("Hit", e.attacker, e.target, e.qs, e.weakened, e.aim_bonus);
-    }
-    nb::tuple operator()(const TableRolled& e) const {
-      return nb::make_tuple("TableRolled", e.fighter, static_cast<int>(e.table), e.d1, e.d2,
-                            e.minus, e.row);
-    }
-    nb::tuple operator()(const DamageRolled& e) const {
-      return nb::make_tuple("DamageRolled", e.target, nb::tuple(nb::cast(e.rolls)), e.bonus,
-                            e.armour, e.mode, e.subtotal, static_cast<int>(e.factor), e.total,
-                            e.bare, e.direct, e.flat);
-    }
-    nb::tuple operator()(const DamageHalved& e) const {
-      return nb::make_tuple("DamageHalved", e.fighter, e.before, e.after);
-    }
-    static nb::tuple CauseOf(const Cause& c) {
-      return nb::make_tuple(static_cast<int>(c.kind), c.fighter, c.index);
-    }
-    nb::tuple operator()(const LPChanged& e) const {
-      return nb::make_tuple("LPChanged", e.fighter, e.before, e.after, CauseOf(e.cause));
-    }
-    nb::tuple operator()(const ConditionGained& e) const {
-      return nb::make_tuple("ConditionGained", e.fighter, e.condition, e.instead_of);
-    }
-    nb::tuple operator()(const SterbendAgain& e) const {
-      return nb::make_tuple("SterbendAgain", e.fighter, e.d10);
-    }
-    nb::tuple operator()(const ConditionLost& e) const {
-      return nb::make_tuple("ConditionLost", e.fighter, e.condition, static_cast<int>(e.cause),
-                            e.by);
-    }
-    nb::tuple operator()(const StatusChanged& e) const {
-      return nb::make_tuple("StatusChanged", e.fighter, static_cast<int>(e.status),
-                            CauseOf(e.cause));
-    }
-    nb::tuple operator()(const ZehrendGained& e) const {
-      return nb::make_tuple("ZehrendGained", e.fighter, e.kind, e.again);
-    }
-    nb::tuple operator()(const ZehrendLost& e) const {
-      return nb::make_tuple("ZehrendLost", e.fighter, e.kind, static_cast<int>(e.cause));
-    }
-    nb::tuple operator()(const ForcedMove& e) const {
-      return nb::make_tuple("ForcedMove", e.fighter, nb::tuple(nb::cast(e.path)),
-                            static_cast<int>(e.cause));
-    }
-    nb::tuple operator()(const Fell& e) const {
-      return nb::make_tuple("Fell", e.fighter, e.metres, e.dice);
-    }
-    nb::tuple operator()(const ClimbedPart& e) const {
-      return nb::make_tuple("ClimbedPart", e.fighter, e.ledge, e.climbed, e.height, e.down);
-    }
-    nb::tuple operator()(const Acted& e) const {
-      return nb::make_tuple("Acted", e.fighter, static_cast<int>(e.act), e.target, e.index,
-                            e.value, e.what);
-    }
-  };
-
   nb::object kampf_;  // its GameDesc and Lines are the combat's
   nb::object prompts_;  // the game's _core.Prompts: its rules are the combat's
   std::vector<nb::object> keep_;  // the step tables
   std::unique_ptr<NativeCombat> combat_;
+  MirrorState mirror_;
 };
 
 }  // namespace
@@ -256,7 +322,7 @@ class PyCombat {
 void BindCombat(nb::module_& m) {
   nb::exception<Unported>(m, "Unported", PyExc_NotImplementedError);
   nb::class_<PyCombat>(m, "CoreCombat",
-                       "A combat the core runs itself (src/combat.hpp); cwenv/native/combat.py "
+                       "A combat the core runs itself (src/combat.hpp); cwenv/engine/native/combat.py "
                        "builds and wraps it.")
       .def(nb::init<nb::object, nb::object, nb::handle, const std::vector<SetupRow>&,
                     const std::vector<MovesRow>&, const RulesRow&,
@@ -285,5 +351,28 @@ void BindCombat(nb::module_& m) {
       .def_prop_ro("forced", [](const PyCombat& c) { return c.combat().forced(); })
       .def_prop_ro("dice_state", [](const PyCombat& c) {
         return nb::make_tuple(c.combat().dice().state(), c.combat().dice().inc());
-      });
+      })
+      .def("clone", [](const PyCombat& c) { return PyCombat(c); },
+           "An independent twin (state, frames, dice, events and the mirror's bookkeeping).")
+      .def("mirrored", &PyCombat::Mirrored, nb::arg("kinds"), nb::arg("catalogues"),
+           "The Zehrend kinds' names and each fighter's items (spec.items + spec.backpack).")
+      .def("sync", &PyCombat::Sync, nb::arg("mirror"),
+           "Write what changed since the last sync into the mirror (a Combat).")
+      .def("reimport", &PyCombat::Reimport, nb::arg("mirror"),
+           "Read the edited mirror back; the pending decision's choices again. Whether it "
+           "differed from the core's state.")
+      .def("mark_dirty", [](PyCombat& c) { c.MarkDirty(); },
+           "state.py mark_dirty: check the victory conditions at the next step.")
+      .def("payload", &PyCombat::Payload, "The pending decision's payload as (tag, fields...).")
+      .def("choices", &PyCombat::Choices, "The pending prompt's own choices (no M08 shakes).")
+      .def("frames", &PyCombat::Frames, "The running frames as (class name, fields...).")
+      .def("counters", &PyCombat::Counters, "state.py counters as (tally, detail, n).")
+      .def_prop_ro("queue", &PyCombat::Queue, "The (step, fighter) still to act this round.")
+      .def_prop_ro("turn_fighter", [](const PyCombat& c) { return c.combat().turn_fighter(); })
+      .def("restrict", &PyCombat::Restrict, nb::arg("mirror"),
+           "Restricted play: mirror.restrict(fighter, actions) filters every legal list.")
+      .def("refresh", [](PyCombat& c) { c.Refresh(); },
+           "The pending decision's legal choices again (a restriction changed).")
+      .def("reseed", &PyCombat::Reseed, nb::arg("state"), nb::arg("inc"),
+           "Draw from another PCG32 stream from here on.");
 }

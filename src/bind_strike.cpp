@@ -1,4 +1,4 @@
-// The native combat's rules from cwenv/native/strike.py (combat.hpp StrikeRules): the
+// The native combat's rules from cwenv/engine/native/strike.py (combat.hpp StrikeRules): the
 // named numbers, the tables and the stat blocks, each checked. Only conversions live here.
 #include <cstdint>
 #include <map>
@@ -12,7 +12,7 @@
 namespace cwenv::kampf {
 
 
-// cwenv/native/strike.py strike_rules: the named numbers, the tables and the stat blocks.
+// cwenv/engine/native/strike.py strike_rules: the named numbers, the tables and the stat blocks.
 namespace {
 
 class Named {

@@ -1,4 +1,4 @@
-// The rows cwenv/native/strike.py hands the native combat (bind_combat.cpp), and the
+// The rows cwenv/engine/native/strike.py hands the native combat (bind_combat.cpp), and the
 // StrikeRules made of them (bind_strike.cpp).
 #pragma once
 

@@ -88,6 +88,16 @@ void NativeCombat::Answer(const PromptAct& a) {
     Finish(-1, CombatReason::kDecisionCap);
 }
 
+// state.py Combat.count.
+void NativeCombat::Count(Tally tally, int detail, long long n) {
+  for (Counter& c : counters_)
+    if (c.tally == tally && c.detail == detail) {
+      c.n += n;
+      return;
+    }
+  counters_.push_back({tally, detail, n});
+}
+
 bool NativeCombat::TakeForced() {
   ++forced_;
   if (history_ + forced_ < rules_.decision_cap) return false;
@@ -132,9 +142,11 @@ void NativeCombat::Pose(Asked kind, int fighter, int slot) {
 // state.py _compute_legal for a prompt: the M08 shakes first (X38), then the choices.
 NativeCombat::Result NativeCombat::Ask(Asked kind, int fighter,
                                        const std::vector<PromptAct>& choices) {
+  choices_ = choices;
   PromptShakes(g_, prompts_, s_.fighters[fighter], fighter, false,
                turn_fighter_ == fighter && TurnBenommen(), plegal_);
   plegal_.insert(plegal_.end(), choices.begin(), choices.end());
+  if (restrict_prompt_) restrict_prompt_(fighter, plegal_);  // restricted play
   Pose(kind, fighter, 0);
   return Result::kDecision;
 }

@@ -9,12 +9,13 @@
 // (combat_check.cpp), weapon attacks and Blockadeangriffe (combat_attack.cpp), damage,
 // conditions, dying and death (combat_damage.cpp), the victory checks after a change and
 // at the round's end, and the decision cap. Whatever else the rules reach raises Unported
-// naming the rule, before anything of it is applied: the caller (cwenv/native/combat.py)
+// naming the rule, before anything of it is applied: the caller (cwenv/engine/native/combat.py)
 // knows the native combat has stopped there. tests/test_native_combat.py plays it in
 // lockstep with the reference and compares every legal list, event and outcome.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -130,6 +131,10 @@ struct CheckF {
   int stage = 0, fighter = 0, own = 0;
   Purpose purpose = Purpose::kAttack;
   int attacker = -1, target = -1, mode = -1, index = -1;  // the attack it is about
+  bool about_attack = false;  // payloads.py CheckInfo.attack: an AttackRef, with ...
+  bool about_roll = false;    // ... the attack roll (a defence's), and Zielen's QS
+  Probe about;
+  int aim_qs = 0;
   Parts parts;
   int improved = 0, rerolls = 0;
   int helped = 0;  // helping.py: 0 unasked, 1 its helpers rolling, 2 helped
@@ -176,6 +181,8 @@ using Frame = std::variant<CombatF, RoundF, EndRoundF, TurnF, MoveF, CheckF, Att
 struct Outcome { int winner, reason, rounds, about; };  // about: CombatEnded's
 
 class NativeCombat {
+  friend struct MirrorAccess;  // bind_mirror.cpp: the Python mirror reads and writes the state
+
  public:
   NativeCombat(const GameDesc& g, const Lines& lines, const PromptRules& prompts, State start,
                std::vector<FighterSetup> setup, std::vector<FighterMoves> moves,
@@ -195,6 +202,28 @@ class NativeCombat {
   void Answer(const PromptAct& a);
 
   const std::vector<Event>& events() const { return events_; }
+  // state.py counters, in the order first counted (a dict's order).
+  const std::vector<Counter>& counters() const { return counters_; }
+  // The frames running now, outermost first (the payloads and the turns read them).
+  const std::vector<Frame>& stack() const { return stack_; }
+  // The pending prompt's own choices (Decision.actions): its frame's, unrestricted, no shakes.
+  const std::vector<PromptAct>& Choices() const { return choices_; }
+  // Restricted play (state.py restrict): what is left of a fighter's legal choices; a
+  // decision left with one choice takes it at once, as the reference's does.
+  using TurnFilter = std::function<void(int fighter, std::vector<Act>& acts)>;
+  using PromptFilter = std::function<void(int fighter, std::vector<PromptAct>& acts)>;
+  void Restrict(TurnFilter turn, PromptFilter prompt) {
+    restrict_turn_ = std::move(turn), restrict_prompt_ = std::move(prompt);
+  }
+  const std::vector<std::pair<int, int>>& queue() const { return queue_; }
+  int turn_fighter() const { return turn_fighter_; }
+  // Another stream of dice from here on (state.py reseed_dice: search samples a future).
+  void Reseed(const Pcg32& dice) { dice_ = dice; }
+  // state.py refresh_legal: the state changed under the pending decision (its mirror was
+  // edited and read back): its legal choices again, TURN's searched anew, a prompt's shakes.
+  void Refresh();
+  // state.py mark_dirty: something that can decide the fight changed (an edit).
+  void MarkDirty() { dirty_ = true; }
   const std::optional<Outcome>& outcome() const { return outcome_; }
   const State& state() const { return s_; }
   int round() const { return round_; }
@@ -243,6 +272,7 @@ class NativeCombat {
   Result Do(TurnF& t, const Act& a);
   Result EndTurn(int fighter);
   bool TakeForced();
+  void Count(Tally tally, int detail = 0, long long n = 1);
   void Finish(int winner, CombatReason reason, int about = 0);
   bool DecideAfterChange();
   void Pose(Asked kind, int fighter, int slot);
@@ -340,8 +370,11 @@ class NativeCombat {
   std::optional<Asked> asked_;
   int decider_ = -1, slot_ = 0;
   std::vector<Act> legal_;
-  std::vector<PromptAct> plegal_;
+  std::vector<PromptAct> plegal_, choices_;  // a prompt's legal choices; its frame's
+  TurnFilter restrict_turn_;
+  PromptFilter restrict_prompt_;
   std::vector<PromptAct> asked_acts_;  // scratch for the prompts' choices
+  std::vector<Counter> counters_;
   int round_ = 0, turn_fighter_ = -1;
   bool dirty_ = false;  // state.py mark_dirty: something that can decide the fight happened
   long long history_ = 0, forced_ = 0;

@@ -46,6 +46,7 @@ NativeCombat::Result NativeCombat::Step(AttackF& a, Value v) {
 NativeCombat::Result NativeCombat::Declare(AttackF& a) {
   Fighter& f = s_.fighters[a.attacker];
   const Fighter& t = s_.fighters[a.target];
+  Count(Tally::kAttack, static_cast<int>(a.mode));
   events_.push_back(AttackDeclared{a.attacker, a.target, static_cast<int>(a.mode), a.index});
   const Spec& spec = g_.specs[a.attacker];
   bool ranged = false;  // attack_plan.py attack_is_ranged and area_radius
@@ -81,6 +82,7 @@ NativeCombat::Result NativeCombat::RollAttack(AttackF& a, const Value& v) {
     return Result::kDone;
   }
   a.aim_qs = plan_.aim_qs;
+  if (plan_.aim_qs) Count(Tally::kZielenUsed);
   Fighter& f = s_.fighters[a.attacker];
   if (f.aim_stacks && a.mode == Mode::kWeapon && plan_.ranged)
     f.aim_stacks = 0, f.aim_target = -1;  // the aim is spent on this shot (X03)
@@ -90,6 +92,7 @@ NativeCombat::Result NativeCombat::RollAttack(AttackF& a, const Value& v) {
   c.fighter = a.attacker, c.purpose = Purpose::kAttack;
   c.attacker = a.attacker, c.target = a.target, c.mode = static_cast<int>(a.mode);
   c.index = a.index, c.parts = plan_.parts, c.own = plan_.own_parts;
+  c.about_attack = true, c.aim_qs = a.aim_qs;
   return Push(std::move(c));
 }
 
@@ -111,6 +114,7 @@ NativeCombat::Result NativeCombat::Rolled(AttackF& a, const Probe& result) {
       }
     }
     if (result.patzer) {
+      Count(Tally::kPatzer);
       const Fighter& t = s_.fighters[a.target];
       if (strike_.patzer_defence_roll && CanReact(t)) {  // X09: the target rolls its defence
         // attack_plan.py defence_values (A03, X21, X22), the best of them
@@ -126,6 +130,9 @@ NativeCombat::Result NativeCombat::Rolled(AttackF& a, const Probe& result) {
         }
         a.stage = kPatzerDefended;
         CheckF c = Check(a.target, skill, Purpose::kDefence, true, true);
+        c.attacker = a.attacker, c.target = a.target, c.mode = static_cast<int>(a.mode);
+        c.index = a.index, c.about_attack = true, c.about_roll = true, c.about = a.attack;
+        c.aim_qs = a.aim_qs;
         return Push(std::move(c));
       }
       a.stage = kAfterPatzer;
@@ -134,6 +141,7 @@ NativeCombat::Result NativeCombat::Rolled(AttackF& a, const Probe& result) {
     events_.push_back(AttackFailed{a.attacker, a.target, false});
     return Result::kDone;
   }
+  if (result.volltreffer) Count(Tally::kVolltreffer);
   return NextTarget(a);
 }
 
@@ -167,6 +175,7 @@ NativeCombat::Result NativeCombat::Defend(AttackF& a, const PromptAct& choice) {
   a.stage = kCompared;
   CheckF c = Check(ti, choice.arg, Purpose::kDefence, true, true);
   c.attacker = a.attacker, c.target = ti, c.mode = static_cast<int>(a.mode), c.index = a.index;
+  c.about_attack = true, c.about_roll = true, c.about = a.attack, c.aim_qs = a.aim_qs;
   return Push(std::move(c));
 }
 
@@ -175,6 +184,7 @@ NativeCombat::Result NativeCombat::Compared(AttackF& a, const Probe& result) {
   const int ti = a.targets[a.ti];
   const int qs = HitQs(strike_.probe, a.attack, result);
   if (qs < 0) {
+    Count(Tally::kDefended);
     events_.push_back(AttackDefended{a.attacker, ti, a.attack.total(), result.total()});
     ++a.ti;
     return NextTarget(a);
@@ -190,6 +200,7 @@ NativeCombat::Result NativeCombat::HitTarget(AttackF& a, int weakened_qs) {
   int qs = weakened_qs < 0 ? a.attack.qs : weakened_qs;
   const int aim = weakened_qs < 0 || strike_.zielen_qs_on_weakened_hit ? a.aim_qs : 0;
   qs += aim;
+  Count(Tally::kHits);
   events_.push_back(Hit{a.attacker, ti, qs, weakened_qs >= 0, aim});
   Fighter& t = s_.fighters[ti];
   if (strike_.zielen_lost_on_hit && t.aim_stacks) t.aim_stacks = 0, t.aim_target = -1;
@@ -266,6 +277,7 @@ NativeCombat::Result NativeCombat::PatzerEffects(AttackF& a, int qs) {
   const int d2 = dice_.D10();
   const int row = strike_.fumbles[TableAt(strike_.fumbles.size(), d1 + d2 - qs)];
   events_.push_back(TableRolled{a.attacker, Table::kPatzer, d1, d2, qs, row});
+  Count(Tally::kPatzerRow, row);
   SeqF seq;
   DamageF self;  // Muskelriss, Überdehnt: 1W10 direct to the attacker
   self.target = a.attacker, self.dice = 1, self.mode = kArmourDirekt;

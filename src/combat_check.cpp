@@ -49,6 +49,7 @@ void NativeCombat::SpendMumm(int fi, Spend spend) {
   const int cost = strike_.cost[static_cast<int>(spend)];
   f.mumm -= cost;
   if (f.Has(kEntmutigt)) f.mumm_max -= cost;
+  Count(Tally::kMumm, static_cast<int>(spend));
   events_.push_back(MummSpent{fi, spend, cost, f.mumm});
 }
 
@@ -64,6 +65,7 @@ void NativeCombat::PayReaction(int fi, int with_mumm, Reaction kind) {
   } else {
     --reactions_[fi];
   }
+  Count(Tally::kReaction, static_cast<int>(kind));
   events_.push_back(ReactionUsed{fi, kind, reactions_[fi], with_mumm != 0});
 }
 
@@ -165,6 +167,7 @@ NativeCombat::Result NativeCombat::Step(CheckF& c, Value v) {
         case PromptKind::kPreActionbonus:
           actionbonus_used_[fi] = 1;
           c.parts.Add(PartKind::kActionbonus, -1, kActionbonusValue);
+          Count(Tally::kActionbonus);
           break;
         case PromptKind::kPreImprove:
           SpendMumm(fi, Spend::kProbeVerbessern);

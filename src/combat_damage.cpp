@@ -29,6 +29,7 @@ void NativeCombat::GainCondition(int fi, int cond) {
     ++steps;
   }
   f.conditions |= 1u << cond;
+  Count(Tally::kCondition, cond);
   events_.push_back(ConditionGained{fi, cond, cond != original ? original : -1});
   const int on_gain = strike_.on_gain[cond];
   if (on_gain >= kOnGainLetGo) LetGo(f);
@@ -48,6 +49,7 @@ void NativeCombat::Kill(int fi, const Cause& cause) {  // damage.py kill (D07)
   f.dead = f.down = true;
   LetGo(f);
   reactions_[fi] = 0;
+  Count(Tally::kDead, f.side);
   events_.push_back(StatusChanged{fi, Status::kDead, cause});
   dirty_ = true;
 }
@@ -103,6 +105,7 @@ NativeCombat::Result NativeCombat::Step(DamageF& d, Value v) {
       d.total = halved;
     }
     d.stage = kFinished;
+    if (d.source >= 0 && d.total > 0) Count(Tally::kDamageDealt, 0, d.total);
     LoseLPF l;
     l.fighter = d.target, l.amount = d.total, l.cause = d.cause, l.non_lethal = d.non_lethal;
     l.ongoing = d.ongoing;
@@ -154,6 +157,7 @@ NativeCombat::Result NativeCombat::Step(LoseLPF& l, Value v) {
     f.down = true;
     LetGo(f);
     reactions_[fi] = 0;
+    Count(Tally::kDown, f.side);
     if (strike_.kampfunfaehig_prone) f.conditions |= 1u << kNiedergeworfen;  // X44
     if (l.non_lethal && after == 0) {
       events_.push_back(StatusChanged{fi, Status::kNonLethal, {}});

@@ -1,5 +1,5 @@
 // The events the native combat emits (combat.hpp), by value: the twins of the frozen
-// events of cwenv/engine/events.py. They carry ids, never German text: cwenv/native/
+// events of cwenv/engine/events.py. They carry ids, never German text: cwenv/engine/native/
 // events.py turns each into its Python event (names, labels and causes from the game) at
 // the boundary, so the narration stays in Python.
 #pragma once
@@ -138,6 +138,15 @@ using Event =
                  TableRolled, DamageRolled, DamageHalved, LPChanged, ConditionGained,
                  SterbendAgain, ConditionLost, StatusChanged, Acted, ZehrendGained,
                  ZehrendLost, ForcedMove, Fell, ClimbedPart>;
+
+// What Combat.count counts (state.py counters: "turns", "action:MOVE", ...), by key and
+// its detail (an ActionKind, AttackMode, Side, Condition (-1: Zehrend), MummSpend,
+// ReactionKind, FumbleRow or StepKind); cwenv/engine/native/events.py names them.
+enum class Tally : std::uint8_t {
+  kTurns, kAction, kAttack, kZielenUsed, kPatzer, kVolltreffer, kDefended, kHits,
+  kDamageDealt, kDead, kDown, kCondition, kMumm, kReaction, kPatzerRow, kMove, kActionbonus,
+};
+struct Counter { Tally tally; int detail; long long n; };
 
 // victory.py's verdicts and state.py's decision cap (CombatEnded, Outcome).
 enum class CombatReason : std::uint8_t {

@@ -44,9 +44,7 @@ void NativeCombat::Affordable(int fi, std::vector<PromptAct>& choices) const {
 void NativeCombat::ShakeAtPrompt(const PromptAct& shake) {
   const Asked kind = *asked_;
   const int fi = decider_;
-  std::vector<PromptAct> again;  // the decision's own choices, the shakes left out
-  for (const PromptAct& a : plegal_)
-    if (a.kind != PromptKind::kMummShake) again.push_back(a);
+  std::vector<PromptAct> again = choices_;  // the decision's own choices
   asked_.reset(), plegal_.clear();
   const int shaken = ShakeWithMumm(fi, shake.arg);
   if (!Reprompt(stack_.back(), kind, fi, shaken, again)) {

@@ -1,6 +1,6 @@
 // What the native combat reads of the game beyond the legality's GameDesc (combat.hpp):
-// the round flow's rules (cwenv/native/combat.py) and the attacks', damage's, dying's,
-// falls' and Handlungen's (cwenv/native/strike.py, bind_strike.cpp), as plain values
+// the round flow's rules (cwenv/engine/native/combat.py) and the attacks', damage's, dying's,
+// falls' and Handlungen's (cwenv/engine/native/strike.py, bind_strike.cpp), as plain values
 // and tables evaluated in Python, so the rules' tables stay there.
 #pragma once
 
@@ -15,7 +15,7 @@ namespace cwenv::kampf {
 
 inline constexpr int kSpends = 10;  // indexable by MummSpend (combat_events.hpp Spend)
 
-// What the native combat reads of the game beyond GameDesc (cwenv/native/combat.py).
+// What the native combat reads of the game beyond GameDesc (cwenv/engine/native/combat.py).
 struct FighterSetup {
   int grundwert;  // FighterState.grundwert (I01)
   int reflexe;    // spec.skill(REFLEXE) (I11, I13, R01)
@@ -39,7 +39,7 @@ struct CombatRules {
 };
 
 // What an attack, its damage and a fighter's fall read (checks.py, attack.py, hits.py,
-// damage.py, effects.py, victory.py), handed over evaluated by cwenv/native/strike.py, so
+// damage.py, effects.py, victory.py), handed over evaluated by cwenv/engine/native/strike.py, so
 // the rules' tables stay in Python: the Volltreffer and Patzer tables (A07, A08) as rows
 // per 2W10 - QS, the conditions' substitutes and what gaining one does (Z01-Z07), the
 // weapons' damage as hits.py damage_bonus gives it.

@@ -90,6 +90,7 @@ std::optional<ClimbStep> NativeCombat::ClimbStepOf(int fi, int ledge, int move_l
 // falls.py difficult_check (H07, B02-B04, B06, X17): climbing and swimming on their
 // readings' check, jumps and deep drops on Infiltration.
 CheckF NativeCombat::DifficultCheck(int fi, StepKind kind) {
+  Count(Tally::kMove, static_cast<int>(kind));
   const int check = kind == StepKind::kClimb  ? strike_.climb_check
                     : kind == StepKind::kSwim ? strike_.swim_check
                                               : strike_.infiltration_check;

@@ -18,6 +18,7 @@ NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
     if (rules_.prone_bonus_to_own_turn) f.prone_bonus = false;  // R06, X23
     if (!f.standing()) return Result::kDone;
     events_.push_back(TurnStarted{t.fighter, t.slot, rules_.passes});
+    Count(Tally::kTurns);
     t.benommen = f.Has(kBenommen);
     t.holds = Holds();
     v = {};
@@ -39,6 +40,7 @@ NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
                 answer_);
     t.routes = std::move(answer_.free), t.hard = std::move(answer_.hard);
     answer_.free.reset(), answer_.hard.reset();
+    if (restrict_turn_) restrict_turn_(t.fighter, answer_.acts);  // restricted play
     if (answer_.acts.size() > 1) {
       t.legal = answer_.acts;
       legal_ = answer_.acts;
@@ -52,8 +54,30 @@ NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
   }
 }
 
+void NativeCombat::Refresh() {
+  if (!asked_) return;
+  if (*asked_ == Asked::kTurn) {  // turn.py turn_actions for the turn's fighter
+    TurnF& t = std::get<TurnF>(stack_.back());
+    const Fighter& f = s_.fighters[t.fighter];
+    const FighterMoves& m = moves_[t.fighter];
+    const bool limited = f.Has(kEingeschraenkt);
+    s_.turn = {t.handlungen, t.grants, t.sprint_bonus, t.moved, t.parity, t.benommen};
+    TurnActions(g_, lines_, s_, limited ? *m.limited : *m.free,
+                limited ? m.limited_slow : m.free_slow, rules_.geometry, t.fighter, scratch_,
+                answer_);
+    t.routes = std::move(answer_.free), t.hard = std::move(answer_.hard);
+    answer_.free.reset(), answer_.hard.reset();
+    if (restrict_turn_) restrict_turn_(t.fighter, answer_.acts);
+    legal_ = t.legal = answer_.acts;
+  } else if (prompt()) {  // the decision's choices stand; the shakes are the fighter's now
+    const std::vector<PromptAct> choices = choices_;
+    Ask(*asked_, decider_, choices);
+  }
+}
+
 // TurnFrame._do; kDecision means "nothing pushed, ask again" (turn.py returns None).
 NativeCombat::Result NativeCombat::Do(TurnF& t, const Act& a) {
+  Count(Tally::kAction, static_cast<int>(a.kind));
   switch (a.kind) {
     case Kind::kEndTurn:
       return EndTurn(t.fighter);

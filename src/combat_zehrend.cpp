@@ -70,6 +70,7 @@ std::optional<DamageF> NativeCombat::GainZehrend(int fi, int kind) {
   }
   zehrend_[fi].push_back(kind);
   SyncZehrend(fi);
+  Count(Tally::kCondition, -1);  // "condition:ZEHREND"
   events_.push_back(ZehrendGained{fi, kind, false});
   return std::nullopt;
 }

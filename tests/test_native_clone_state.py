@@ -15,6 +15,8 @@ from typing import TypeVar
 
 import pytest
 
+from tests.native_maps import reference
+
 pytest.importorskip("cwenv._core", reason="the native core is not built")
 
 from cwenv import _core
@@ -76,7 +78,7 @@ def _play(index: int, check_original: bool = True) -> tuple[int, int]:
     clones taken and the clone decisions compared."""
     case = cases.case_of(index, "shipped")
     games = {e: case.game(e) for e in ENGINES}
-    pair = {e: _under(e, lambda e=e: games[e].new_combat(case.seed)) for e in ENGINES}
+    pair = {e: _under(e, lambda e=e: reference(games[e], case.seed)) for e in ENGINES}
     rng = random.Random(case.seed)
     label = f"game {index} ({case.source}, {case.rules}, seed {case.seed})"
     _step(pair, rng, f"{label} step 0")
@@ -146,7 +148,7 @@ def test_a_clone_between_an_aimed_shot_and_its_roll_keeps_polling_the_aim() -> N
     reaches such a prompt at step 147 by the random play of the test above."""
     with engine_as("native"):
         case = cases.case_of(6, "shipped")
-        c = case.game("native").new_combat(case.seed)
+        c = reference(case.game("native"), case.seed)
         rng = random.Random(case.seed)
         for _ in range(147):
             legal = c.legal_actions()
@@ -169,7 +171,7 @@ def _started(index: int = 37) -> tuple[Combat, _core.Kampf]:
     """A native combat a few decisions in, its state kept."""
     with engine_as("native"):
         case = cases.case_of(index, "shipped")
-        c = case.game("native").new_combat(case.seed)
+        c = reference(case.game("native"), case.seed)
         rng = random.Random(case.seed)
         for _ in range(12):
             legal = c.legal_actions()
@@ -194,7 +196,7 @@ def _imports_whole_and_is_right(twin: Combat, kampf: _core.Kampf) -> None:
 def test_a_clone_before_the_first_apply_imports_whole() -> None:
     with engine_as("native"):
         case = cases.case_of(37, "shipped")
-        c = case.game("native").new_combat(case.seed)
+        c = reference(case.game("native"), case.seed)
         c.legal_actions()  # imported, not kept: set-up edits may follow
         twin = c.clone()
     _imports_whole_and_is_right(twin, _kampf(c))
@@ -236,7 +238,7 @@ def test_another_kampfs_token_is_refused() -> None:
 def test_the_reference_engine_clones_without_a_kept_state() -> None:
     with engine_as("python"):
         case = cases.case_of(37, "shipped")
-        c = case.game("python").new_combat(case.seed)
+        c = reference(case.game("python"), case.seed)
         c.apply(c.legal_actions()[0])
         twin = c.clone()
         assert "_core_token" not in c.__dict__ and "_core_token" not in twin.__dict__

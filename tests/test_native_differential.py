@@ -133,16 +133,20 @@ def test_a_planted_fault_is_caught_with_its_seed_and_step(
 def test_an_error_is_a_divergence_unless_both_engines_raise_it(
     monkeypatch: pytest.MonkeyPatch, only_native: bool
 ) -> None:
+    from cwenv.engine.native.combat import NativeCombat
     from cwenv.engine.state import Combat
 
-    real = Combat.apply
+    def failing(real: Callable[[Combat, object], None]) -> Callable[[Combat, object], None]:
+        def apply(self: Combat, action: object) -> None:
+            if len(self.history) == 3 and (los.engine() == "native" or not only_native):
+                raise RuntimeError("boom")
+            real(self, action)
 
-    def apply(self: Combat, action: object) -> None:
-        if len(self.history) == 3 and (los.engine() == "native" or not only_native):
-            raise RuntimeError("boom")
-        real(self, action)  # type: ignore[arg-type]
+        return apply
 
-    monkeypatch.setattr(Combat, "apply", apply)
+    # the reference plays under the Python engine, the native combat under the native one
+    monkeypatch.setattr(Combat, "apply", failing(Combat.apply))  # type: ignore[arg-type]
+    monkeypatch.setattr(NativeCombat, "apply", failing(NativeCombat.apply))  # type: ignore[arg-type]
     case = cases.case_of(0, "mixed")
     if only_native:
         with pytest.raises(DivergenceError) as found:

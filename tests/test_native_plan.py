@@ -19,6 +19,8 @@ from dataclasses import replace
 
 import pytest
 
+from tests.native_maps import reference
+
 pytest.importorskip("cwenv._core", reason="the native core is not built")
 
 from cwenv import _core
@@ -80,7 +82,7 @@ def _compare(index: int) -> Counter[str]:
     """Plays game ``index`` under the native engine, comparing at every decision; returns
     what was compared and which kept fields were seen set."""
     case = cases.case_of(index, "mixed")
-    c = _game(index).new_combat(case.seed)
+    c = reference(_game(index), case.seed)
     compiled = kampf_of(_core, c)
     assert compiled is not None, f"game {index}: the core did not take it"
     rng = random.Random(case.seed)
@@ -146,7 +148,7 @@ def test_the_core_plans_every_attack_as_the_reference() -> None:
 def test_plan_attack_under_the_reference_engine_is_the_reference() -> None:
     with engine_as("python"):
         case = cases.case_of(0, "mixed")
-        c = case.game("python").new_combat(case.seed)
+        c = reference(case.game("python"), case.seed)
         a, t = c.fighters[0], c.fighters[-1]
         assert plan_core.plan_from_core(c, a, t, AttackMode.WEAPON, 0) is None
         assert plan_attack(c, a, t, AttackMode.WEAPON, 0) == reference_plan(
@@ -174,7 +176,7 @@ def test_a_planted_plan_difference_is_caught() -> None:
 def test_bad_questions_get_clear_errors() -> None:
     with engine_as("native"):
         case = cases.case_of(0, "mixed")
-        c = case.game("native").new_combat(case.seed)
+        c = reference(case.game("native"), case.seed)
         compiled = kampf_of(_core, c)
         assert compiled is not None
         kampf = compiled.kampf

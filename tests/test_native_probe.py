@@ -14,7 +14,7 @@ import pytest
 
 core = pytest.importorskip("cwenv._core", reason="the native core is not built")
 
-from cwenv.native.strike import VOLLTREFFER_QS  # noqa: E402
+from cwenv.engine.native.strike import VOLLTREFFER_QS  # noqa: E402
 from cwenv.rules.probe import ProbeResult, forced_volltreffer, hit_qs, resolve_probe  # noqa: E402
 from cwenv.rules.readings import (  # noqa: E402
     DifferenceQS,

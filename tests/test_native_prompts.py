@@ -16,6 +16,8 @@ from dataclasses import replace
 
 import pytest
 
+from tests.native_maps import reference as reference_combat
+
 pytest.importorskip("cwenv._core", reason="the native core is not built")
 
 from cwenv.engine import prompts, prompts_core
@@ -64,7 +66,7 @@ def _compare(index: int) -> Counter[object]:
     """Plays game ``index`` of the mixed pool under the native engine; at every decision
     but TURN asserts the core's answer is the reference's. Returns what was compared."""
     case = cases.case_of(index, "mixed")
-    c = _game(index).new_combat(case.seed)
+    c = reference_combat(_game(index), case.seed)
     rng = random.Random(case.seed)
     seen: Counter[object] = Counter()
     again = False  # re-asked after an M08 shake at it: its choices may be the rest (X38)
@@ -191,7 +193,7 @@ def test_an_option_reading_unknown_to_the_core_leaves_the_game_to_the_reference(
     monkeypatch.setattr(prompts_core, "SHAKE_TIMINGS", {ShakeTiming.OWN_TURN: 0})
     with pytest.raises(ValueError, match="mumm_shake_timing"):
         prompts_core.rules_row(game.options)
-    c = game.new_combat(1)
+    c = reference_combat(game, 1)
     with engine_as("native"):
         assert prompts_core.prompts_of(c) is None
         seen = 0
@@ -212,7 +214,7 @@ def test_the_python_engine_never_asks_the_core(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(prompts_core, "compile_prompts", refuse)
     with engine_as("python"):
-        c = cases.case_of(0, "mixed").game("python").new_combat(1)
+        c = reference_combat(cases.case_of(0, "mixed").game("python"), 1)
         assert prompts_core.prompts_of(c) is None
         for _ in range(50):
             if c.outcome is not None:

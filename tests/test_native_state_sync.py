@@ -15,6 +15,8 @@ from enum import Enum
 
 import pytest
 
+from tests.native_maps import reference
+
 pytest.importorskip("cwenv._core", reason="the native core is not built")
 
 from cwenv import _core
@@ -47,7 +49,7 @@ def _play(index: int) -> tuple[int, int]:
     game, seed and step); at step 40 a clone plays on a few steps first. Returns the
     decisions compared and the events the core applied."""
     case = cases.case_of(index, "mixed")
-    c = case.game("native").new_combat(case.seed)
+    c = reference(case.game("native"), case.seed)
     rng = random.Random(case.seed)
     kampf = _kampf(c)
     before = kampf.sync_counts
@@ -96,7 +98,7 @@ def test_one_whole_import_per_combat() -> None:
     """The point of it: a combat played on is imported once, not at every call."""
     with engine_as("native"):
         case = cases.case_of(3, "mixed")
-        c = case.game("native").new_combat(case.seed)
+        c = reference(case.game("native"), case.seed)
         kampf = _kampf(c)
         rng = random.Random(case.seed)
         c.apply(c.legal_actions()[0])  # set up until then (imported at every call)
@@ -117,7 +119,7 @@ def test_two_combats_played_in_turn_keep_their_own_states() -> None:
     with engine_as("native"):
         case = cases.case_of(5, "mixed")
         game = case.game("native")
-        fights = [game.new_combat(case.seed), game.new_combat(case.seed + 1)]
+        fights = [reference(game, case.seed), reference(game, case.seed + 1)]
         kampf = _kampf(fights[0])
         rng = random.Random(case.seed)
         for c in fights:
@@ -166,7 +168,7 @@ class _Unlisted(ev.Event):
 def _started() -> tuple[Combat, _core.Kampf]:
     """A combat played one step (before its first apply it is imported at every call)."""
     case = cases.case_of(0, "mixed")
-    c = case.game("native").new_combat(case.seed)
+    c = reference(case.game("native"), case.seed)
     c.apply(c.legal_actions()[0])
     kampf = _kampf(c)
     assert kampf.sync_check(c) == ""
@@ -177,7 +179,7 @@ def test_a_combat_is_imported_whole_until_its_first_apply() -> None:
     """Set-up edits after new_combat (tests, a GM's situation) need no refresh_legal."""
     with engine_as("native"):
         case = cases.case_of(0, "mixed")
-        c = case.game("native").new_combat(case.seed)
+        c = reference(case.game("native"), case.seed)
         kampf = _kampf(c)
         assert kampf.sync_check(c) == ""
         c.fighters[1].mumm += 1
@@ -238,7 +240,7 @@ def test_the_kept_state_holds_under_drawn_readings() -> None:
     with engine_as("native"):
         for index in range(300):
             case = cases.case_of(index, "mixed")
-            c = _drawn(case.game("native"), index).new_combat(case.seed)
+            c = reference(_drawn(case.game("native"), index), case.seed)
             kampf, rng = _kampf(c), random.Random(case.seed)
             for step in range(STEPS):
                 if c.outcome is not None:
@@ -287,7 +289,7 @@ def test_a_fighter_healed_awake_is_kept_standing_without_a_re_read() -> None:
 
     with engine_as("native"):
         case = cases.case_of(0, "mixed")
-        c = case.game("native").new_combat(case.seed)
+        c = reference(case.game("native"), case.seed)
         f = next(g for g in c.fighters if g.idx != c.current_fighter())
         f.lp, f.down = 0, True  # set up before the first apply: imported whole
         c.apply(c.legal_actions()[0])

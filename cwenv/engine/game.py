@@ -103,10 +103,12 @@ class Game:
             check_carried(self)
 
     def new_combat(self, seed: int | None = None, dice: Dice | None = None) -> Combat:
-        """Start a combat: one seeded generator (or the given dice) for all its draws."""
-        from cwenv.engine.state import Combat
+        """Start a combat: one seeded generator (or the given dice) for all its draws. The
+        native engine's combat where it can run the fight, else the reference
+        (:mod:`cwenv.engine.native.choice`); both play the same fight."""
+        from cwenv.engine.native.choice import new_combat
 
-        return Combat(self, dice if dice is not None else seeded(seed))
+        return new_combat(self, dice if dice is not None else seeded(seed))
 
     @property
     def names(self) -> tuple[str, ...]:

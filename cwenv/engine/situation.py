@@ -19,6 +19,7 @@ from cwenv.engine.roundflow import (
     RoundStage,
     initiative_dice,
 )
+from cwenv.engine.state import Combat
 from cwenv.engine.turn import TurnFrame
 from cwenv.model.types import Side, Skill
 from cwenv.rules.dice import Dice, seeded
@@ -27,7 +28,6 @@ from cwenv.rules.readings import DeathThreshold, InitiativeSystem, NscAtZero, Re
 if TYPE_CHECKING:
     from cwenv.engine.fighter import FighterState
     from cwenv.engine.game import Game
-    from cwenv.engine.state import Combat
 
 W10_MAX = 10
 
@@ -73,7 +73,8 @@ def combat_at_turn(
 ) -> Combat:
     """A combat paused at ``fighter``'s turn in round ``round_``, after ``edit`` has set
     positions, LP, conditions, reactions and Mumm on the fresh combat's fighters."""
-    combat = game.new_combat(seed, dice if dice is not None else seeded(seed))
+    # the reference: a situation sets the frames up by hand (the native combat keeps its own)
+    combat = Combat(game, dice if dice is not None else seeded(seed))
     if edit is not None:
         edit(combat)
     f = combat.fighters[fighter]

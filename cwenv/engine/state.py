@@ -98,7 +98,7 @@ class Combat:
         self._dirty = False
         if hasattr(dice, "attach"):  # table dice ask this combat what each W10 is for
             dice.attach(self)
-        if start:  # False: before the first round (cwenv/native/combat.py imports that)
+        if start:  # False: before the first round (cwenv/engine/native/combat.py imports that)
             self._run(None)
 
     # -- the public face ------------------------------------------------------------------

@@ -31,6 +31,19 @@ if TYPE_CHECKING:
 
 ROUND_LIMIT_REASON = "Rundenlimit erreicht"
 """The reason of a fight that reached its scenario's round limit undecided."""
+BOTH_OUT = "beide Seiten ausgeschaltet"
+RUNNERS_OUT = "alle Runner ausgeschaltet"
+GEGNER_OUT = "alle Gegner ausgeschaltet"
+EXIT_REACHED = "Ausgang erreicht"
+"""The verdicts' reasons (the native combat's verdicts are worded by them too)."""
+
+
+def survived_reason(rounds: int) -> str:
+    return f"{rounds} Runden überstanden"
+
+
+def fallen_reason(vip: str) -> str:
+    return f"{vip} ist gefallen"
 
 
 class Verdict(NamedTuple):
@@ -68,18 +81,18 @@ def _eliminated(c: Combat, v: Victory) -> Verdict | None:
     runners_up = any(f.standing for f in c.fighters if f.side is Side.RUNNER)
     gegner_up = any(f.standing for f in c.fighters if f.side is Side.GEGNER)
     if not runners_up and not gegner_up:
-        return Verdict(None, "beide Seiten ausgeschaltet")
+        return Verdict(None, BOTH_OUT)
     if not runners_up:
-        return Verdict(Side.GEGNER, "alle Runner ausgeschaltet")
+        return Verdict(Side.GEGNER, RUNNERS_OUT)
     if not gegner_up:
-        return Verdict(Side.RUNNER, "alle Gegner ausgeschaltet")
+        return Verdict(Side.RUNNER, GEGNER_OUT)
     return None
 
 
 def _survived(c: Combat, v: Victory) -> Verdict | None:
     """``side`` wins once it has stood ``rounds`` rounds."""
     if c.round >= v.rounds:
-        return Verdict(v.side, f"{v.rounds} Runden überstanden")
+        return Verdict(v.side, survived_reason(v.rounds))
     return None
 
 
@@ -89,7 +102,7 @@ def _exit_reached(c: Combat, v: Victory) -> Verdict | None:
         done = c.fighters[v.vip].fled
     else:
         done = sum(1 for f in c.fighters if f.side is v.side and f.fled) >= v.count
-    return Verdict(v.side, "Ausgang erreicht") if done else None
+    return Verdict(v.side, EXIT_REACHED) if done else None
 
 
 def _escapes_by_exit(c: Combat, v: Victory, f: FighterState) -> bool:
@@ -102,7 +115,7 @@ def _vip_fallen(c: Combat, v: Victory) -> Verdict | None:
     vip = c.fighters[v.vip]
     if vip.dead or vip.down:
         other = Side.GEGNER if v.side is Side.RUNNER else Side.RUNNER
-        return Verdict(other, f"{vip.name} ist gefallen")
+        return Verdict(other, fallen_reason(vip.name))
     return None
 
 

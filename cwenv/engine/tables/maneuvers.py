@@ -96,7 +96,7 @@ def _entwaffnen(c: Combat, a: FighterState, t: FighterState) -> list[Frame]:
 @dataclass(frozen=True, slots=True)
 class Inflict:
     """An effect that gives the target ``condition`` (K02 Benommen, K04 Niedergeworfen);
-    a value, so the native core can read which condition (cwenv/native/strike.py)."""
+    a value, so the native core can read which condition (cwenv/engine/native/strike.py)."""
 
     condition: Condition
 

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from cwenv.battlemap.steps import DIFFICULT_KINDS, StepKind
 from cwenv.engine import events as ev
 from cwenv.engine.falls import DIFFICULT_SKILL_NAMES, DIFFICULT_VERBS
+from cwenv.engine.native.strike import ARMOUR_MODES, CRIT_ROWS, FUMBLE_ROWS, zehrend_kinds
 from cwenv.engine.parts import Part
 from cwenv.engine.plan_core import typed_parts
 from cwenv.model.types import AttackMode, Cell, Condition, Maneuver, MummSpend, Side
-from cwenv.native.strike import ARMOUR_MODES, CRIT_ROWS, FUMBLE_ROWS, zehrend_kinds
 
 if TYPE_CHECKING:
     from cwenv.engine.game import Game
@@ -183,23 +183,28 @@ class EventMaker:
             typed = self._typed(fighter, parts[:own]) + self._typed(target, parts[own:])
         else:
             typed = self._typed(fighter, parts)
-        if purpose == ATTACK:
-            text = f"{self._means(attacker, mode, index)} gegen {self.names[target]}"
-        elif purpose == ZEHREND:
-            text = f"Zehrend ({self.kinds[index]}) beenden"
-        elif purpose == SHAKE:
-            text = f"{Condition(index).label} abschütteln"
-        elif purpose == STABILISE:
-            text = f"{self.names[target]} stabilisieren"
-        elif purpose == HELP:
-            text = f"{self.names[target]} helfen"
-        elif purpose == FREE_WEAPON:
-            text = f"{self._weapon(fighter, index)} befreien"
-        elif purpose == MOVE:
-            text = DIFFICULT_SKILL_NAMES[StepKind(index)]
-        else:
-            text = PURPOSES[purpose]
+        text = self.check_text(fighter, purpose, attacker, target, mode, index)
         return ev.CheckRolled(fighter, text, typed, *rest)
+
+    def check_text(
+        self, fighter: int, purpose: int, attacker: int, target: int, mode: int, index: int
+    ) -> str:
+        """What a check is for, as its frame names it (CheckRolled.purpose, describe())."""
+        if purpose == ATTACK:
+            return f"{self._means(attacker, mode, index)} gegen {self.names[target]}"
+        if purpose == ZEHREND:
+            return f"Zehrend ({self.kinds[index]}) beenden"
+        if purpose == SHAKE:
+            return f"{Condition(index).label} abschütteln"
+        if purpose == STABILISE:
+            return f"{self.names[target]} stabilisieren"
+        if purpose == HELP:
+            return f"{self.names[target]} helfen"
+        if purpose == FREE_WEAPON:
+            return f"{self._weapon(fighter, index)} befreien"
+        if purpose == MOVE:
+            return DIFFICULT_SKILL_NAMES[StepKind(index)]
+        return PURPOSES[purpose]
 
     def _typed(self, fighter: int, triples: tuple[tuple[int, int, int], ...]) -> tuple[Part, ...]:
         key = (fighter, triples)
@@ -279,16 +284,24 @@ class EventMaker:
 def reason_text(game: Game, reason: int, about: int) -> str:
     """src/combat_events.hpp CombatReason as victory.py and state.py word it."""
     from cwenv.engine.state import DECISION_CAP_REASON
-    from cwenv.engine.victory import ROUND_LIMIT_REASON
+    from cwenv.engine.victory import (
+        BOTH_OUT,
+        EXIT_REACHED,
+        GEGNER_OUT,
+        ROUND_LIMIT_REASON,
+        RUNNERS_OUT,
+        fallen_reason,
+        survived_reason,
+    )
 
     texts = (
         ROUND_LIMIT_REASON,
         DECISION_CAP_REASON,
-        f"{about} Runden überstanden",
-        "beide Seiten ausgeschaltet",
-        "alle Runner ausgeschaltet",
-        "alle Gegner ausgeschaltet",
-        f"{game.names[about]} ist gefallen" if 0 <= about < len(game.names) else "",
-        "Ausgang erreicht",
+        survived_reason(about),
+        BOTH_OUT,
+        RUNNERS_OUT,
+        GEGNER_OUT,
+        fallen_reason(game.names[about]) if 0 <= about < len(game.names) else "",
+        EXIT_REACHED,
     )
     return texts[reason]
