@@ -270,6 +270,7 @@ class NativeCombat {
   Result NextTurn(std::uint64_t surprised);
   Result Turn(int fighter);
   Result Do(TurnF& t, const Act& a);
+  void TurnChoices(TurnF& t);
   Result EndTurn(int fighter);
   bool TakeForced();
   void Count(Tally tally, int detail = 0, long long n = 1);

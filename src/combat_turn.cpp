@@ -32,15 +32,7 @@ NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
     std::optional<FallF> fall = LostHolds(t.holds);
     if (fall) return Push(*fall);
     if (!f.standing() || (!t.benommen && f.Has(kBenommen))) return EndTurn(t.fighter);
-    const FighterMoves& m = moves_[t.fighter];
-    const bool limited = f.Has(kEingeschraenkt);
-    s_.turn = {t.handlungen, t.grants, t.sprint_bonus, t.moved, t.parity, t.benommen};
-    TurnActions(g_, lines_, s_, limited ? *m.limited : *m.free,
-                limited ? m.limited_slow : m.free_slow, rules_.geometry, t.fighter, scratch_,
-                answer_);
-    t.routes = std::move(answer_.free), t.hard = std::move(answer_.hard);
-    answer_.free.reset(), answer_.hard.reset();
-    if (restrict_turn_) restrict_turn_(t.fighter, answer_.acts);  // restricted play
+    TurnChoices(t);
     if (answer_.acts.size() > 1) {
       t.legal = answer_.acts;
       legal_ = answer_.acts;
@@ -54,20 +46,26 @@ NativeCombat::Result NativeCombat::Step(TurnF& t, Value v) {
   }
 }
 
+// turn.py turn_actions, restricted (state.py restrict): the TURN choices into answer_.acts,
+// the searches onto the turn's frame.
+void NativeCombat::TurnChoices(TurnF& t) {
+  const Fighter& f = s_.fighters[t.fighter];
+  const FighterMoves& m = moves_[t.fighter];
+  const bool limited = f.Has(kEingeschraenkt);
+  s_.turn = {t.handlungen, t.grants, t.sprint_bonus, t.moved, t.parity, t.benommen};
+  TurnActions(g_, lines_, s_, limited ? *m.limited : *m.free,
+              limited ? m.limited_slow : m.free_slow, rules_.geometry, t.fighter, scratch_,
+              answer_);
+  t.routes = std::move(answer_.free), t.hard = std::move(answer_.hard);
+  answer_.free.reset(), answer_.hard.reset();
+  if (restrict_turn_) restrict_turn_(t.fighter, answer_.acts);  // restricted play
+}
+
 void NativeCombat::Refresh() {
   if (!asked_) return;
-  if (*asked_ == Asked::kTurn) {  // turn.py turn_actions for the turn's fighter
+  if (*asked_ == Asked::kTurn) {  // the turn's fighter's choices, searched anew
     TurnF& t = std::get<TurnF>(stack_.back());
-    const Fighter& f = s_.fighters[t.fighter];
-    const FighterMoves& m = moves_[t.fighter];
-    const bool limited = f.Has(kEingeschraenkt);
-    s_.turn = {t.handlungen, t.grants, t.sprint_bonus, t.moved, t.parity, t.benommen};
-    TurnActions(g_, lines_, s_, limited ? *m.limited : *m.free,
-                limited ? m.limited_slow : m.free_slow, rules_.geometry, t.fighter, scratch_,
-                answer_);
-    t.routes = std::move(answer_.free), t.hard = std::move(answer_.hard);
-    answer_.free.reset(), answer_.hard.reset();
-    if (restrict_turn_) restrict_turn_(t.fighter, answer_.acts);
+    TurnChoices(t);
     legal_ = t.legal = answer_.acts;
   } else if (prompt()) {  // the decision's choices stand; the shakes are the fighter's now
     const std::vector<PromptAct> choices = choices_;

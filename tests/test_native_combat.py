@@ -138,69 +138,6 @@ def _told(events: list[ev.Event]) -> Counter[str]:
     return told
 
 
-MIRRORED = tuple(slot for slot in FighterState.__slots__ if slot not in ("spec", "weapons"))
-"""Every FighterState field the core keeps (the stat block and its weapons are shared)."""
-
-
-def _same_mirror(ref: Combat, nat: Combat, at: str) -> None:
-    """The native combat's Python state is the reference's: every fighter's every field,
-    the occupants, the doors, the round, the queue, the counters and the running frames
-    (a turn's numbers, each frame's description)."""
-    for r, n in zip(ref.fighters, nat.fighters, strict=True):
-        for slot in MIRRORED:
-            want, got = getattr(r, slot), getattr(n, slot)
-            assert got == want and type(got) is type(want), (
-                f"{at}: fighter {r.idx} {slot}: native {got!r} != reference {want!r}"
-            )
-    assert nat.occupant == ref.occupant, at
-    assert (nat.opaque, nat.solid) == (ref.opaque, ref.solid), at
-    assert (nat.round, nat.forced, nat.turn_fighter) == (ref.round, ref.forced, ref.turn_fighter), (
-        at
-    )
-    assert nat.queue == ref.queue, at
-    assert list(nat.counters.items()) == list(ref.counters.items()), at  # the order too
-    assert [f.describe() for f in nat.stack_frames()] == [
-        f.describe() for f in ref.stack_frames()
-    ], at
-    rt, nt = ref.turn_frame(), nat.turn_frame()
-    assert (rt is None) == (nt is None), at
-    if rt is not None and nt is not None:
-        for field in (
-            "fighter",
-            "slot",
-            "handlungen",
-            "grants",
-            "sprint_bonus",
-            "moved",
-            "parity",
-            "benommen",
-        ):
-            assert getattr(nt, field) == getattr(rt, field), f"{at}: turn {field}"
-
-
-def _told(events: list[ev.Event]) -> Counter[str]:
-    """What the events tell, by kind: each class, a Zehrend gained, ended or ticking, a
-    Patzer's and a Volltreffer's row."""
-    told: Counter[str] = Counter(f"event {type(e).__name__}" for e in events)
-    for e in events:
-        if isinstance(e, ev.ConditionGained | ev.ConditionLost) and "ehrend (" in e.condition:
-            told[f"{type(e).__name__} zehrend"] += 1
-        if isinstance(e, ev.LPChanged) and e.cause.startswith("Zehrend"):
-            told["zehrend damage"] += 1
-        if isinstance(e, ev.TableRolled):
-            told[f"row {e.row}"] += 1
-        if isinstance(e, ev.StatusChanged):
-            told[f"status {e.status.name}"] += 1
-        if isinstance(e, ev.Acted):
-            told[f"act {e.act.name}"] += 1
-    return told
-
-
-def nat_prefix(ref: list[object], nat: list[object]) -> bool:
-    """``nat`` is a prefix of ``ref``."""
-    return ref[: len(nat)] == nat
-
-
 def test_the_native_combat_plays_as_the_reference() -> None:
     with engine_as("native"):
         seen: Counter[str] = Counter()

@@ -140,13 +140,7 @@ class Combat:
         if self.outcome is not None:
             raise CombatOverError("the combat is over")
         if not self.is_legal(action):
-            d = self._pending
-            who = self.fighters[d.fighter].name if d is not None else "-"
-            kind = d.kind.name if d is not None else "-"
-            raise IllegalActionError(
-                f"illegal action {action_text(action)} for {who} at {kind}: "
-                f"{self.why_illegal(action)}"
-            )
+            raise self._illegal(action)
         self.history.append(action)
         d = self._pending
         self._pending = None
@@ -159,6 +153,16 @@ class Combat:
             self._run(action)
         if self.outcome is None and len(self.history) + self.forced >= self.game.decision_cap:
             self._finish(None, DECISION_CAP_REASON)
+
+    def _illegal(self, action: Action) -> IllegalActionError:
+        """The error that refuses ``action``, with why (the legality function's reason)."""
+        d = self._pending
+        who = self.fighters[d.fighter].name if d is not None else "-"
+        kind = d.kind.name if d is not None else "-"
+        return IllegalActionError(
+            f"illegal action {action_text(action)} for {who} at {kind}: "
+            f"{self.why_illegal(action)}"
+        )
 
     def take_forced(self) -> bool:
         """Count a choice the rules take alone; True (and the combat ended undecided) once

@@ -27,7 +27,7 @@ from cwenv.engine.frames import Frame
 from cwenv.engine.native.build import Unported, core_combat, core_module
 from cwenv.engine.native.events import EventMaker, reason_text
 from cwenv.engine.native.views import counters_of, decision_of, frames_of
-from cwenv.engine.state import Combat, CombatOverError, IllegalActionError, Outcome, action_text
+from cwenv.engine.state import Combat, CombatOverError, Outcome
 from cwenv.engine.turn import TurnFrame
 from cwenv.model.types import Side
 from cwenv.rules.dice import Dice, SeededDice, reseeded, seeded
@@ -202,13 +202,7 @@ class NativeCombat(Combat):
         try:  # the core validates before it changes anything
             self._core.apply(int(a.kind), a.actor, a.target, a.cell, a.arg, a.mumm)
         except ValueError:
-            d = self._pending
-            who = self.fighters[d.fighter].name if d is not None else "-"
-            kind = d.kind.name if d is not None else "-"
-            raise IllegalActionError(
-                f"illegal action {action_text(action)} for {who} at {kind}: "
-                f"{self.why_illegal(action)}"
-            ) from None
+            raise self._illegal(action) from None
         self.history.append(action)
         self._sync()
 
