@@ -200,7 +200,7 @@ class PyCombat {
     for (const Frame& f : combat_->stack()) {
       const char* name = kNames[f.index()];
       if (const auto* t = std::get_if<TurnF>(&f)) {  // with its searches (paths.py Reach)
-        const auto routes = [](const std::optional<cwenv::Routes>& r) {
+        const auto routes = [](const std::shared_ptr<const cwenv::Routes>& r) {
           return r ? nb::cast(*r, nb::rv_policy::copy) : nb::none();
         };
         out.append(nb::make_tuple(name, t->fighter, t->slot, t->handlungen, t->grants,
@@ -296,8 +296,8 @@ class PyCombat {
   // The events from ``start`` on as (class name, fields...).
   nb::list EventsFrom(std::size_t start) const {
     nb::list out;
-    const auto& events = combat_->events();
-    for (std::size_t i = start; i < events.size(); ++i) out.append(EventTuple(events[i]));
+    if (start < combat_->events().size())
+      combat_->events().From(start, [&](const Event& e) { out.append(EventTuple(e)); });
     return out;
   }
 

@@ -28,9 +28,10 @@ NativeCombat::NativeCombat(const GameDesc& g, const Lines& lines, const PromptRu
                            State start, std::vector<FighterSetup> setup,
                            std::vector<FighterMoves> moves, CombatRules rules,
                            StrikeRules strike, Pcg32 dice)
-    : g_(g), lines_(lines), prompts_(prompts), s_(std::move(start)), setup_(std::move(setup)),
-      moves_(std::move(moves)), rules_(std::move(rules)), strike_(std::move(strike)),
-      dice_(dice) {
+    : fixed_(std::make_shared<const Fixed>(
+          Fixed{std::move(setup), std::move(moves), std::move(rules), std::move(strike)})),
+      g_(g), lines_(lines), prompts_(prompts), setup_(fixed_->setup), moves_(fixed_->moves),
+      rules_(fixed_->rules), strike_(fixed_->strike), s_(std::move(start)), dice_(dice) {
   const std::size_t n = s_.fighters.size();
   if (setup_.size() != n || moves_.size() != n || g_.specs.size() != n ||
       strike_.specs.size() != n || !g_.attack.ready)

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -81,7 +82,8 @@ struct TurnF {
   int stage = 0, fighter = 0, slot = 0;
   int handlungen = 1, grants = 1, sprint_bonus = 0, moved = 0, parity = 0;
   bool benommen = false;
-  std::optional<Routes> routes, hard;  // the current TURN decision's searches (H07)
+  // the current TURN decision's searches (H07): shared, a clone copies no search tables
+  std::shared_ptr<const Routes> routes, hard;
   std::vector<Act> legal;
   std::vector<Hold> holds;  // the climbers at a wall at the last look
 };
@@ -201,7 +203,7 @@ class NativeCombat {
   void Apply(const Act& a);
   void Answer(const PromptAct& a);
 
-  const std::vector<Event>& events() const { return events_; }
+  const EventLog& events() const { return events_; }
   // state.py counters, in the order first counted (a dict's order).
   const std::vector<Counter>& counters() const { return counters_; }
   // The frames running now, outermost first (the payloads and the turns read them).
@@ -346,14 +348,22 @@ class NativeCombat {
   Result HitEffects(AttackF& a, int target, int qs, const TableRow* crit, bool crit_zehrend);
   std::size_t TableAt(std::size_t rows, int roll) const;
 
+  // What the game fixes, shared by every clone (held here, read through the references).
+  struct Fixed {
+    std::vector<FighterSetup> setup;
+    std::vector<FighterMoves> moves;
+    CombatRules rules;
+    StrikeRules strike;
+  };
+  std::shared_ptr<const Fixed> fixed_;
   const GameDesc& g_;
   const Lines& lines_;
   const PromptRules& prompts_;
+  const std::vector<FighterSetup>& setup_;
+  const std::vector<FighterMoves>& moves_;
+  const CombatRules& rules_;
+  const StrikeRules& strike_;
   State s_;
-  std::vector<FighterSetup> setup_;
-  std::vector<FighterMoves> moves_;
-  CombatRules rules_;
-  StrikeRules strike_;
   Pcg32 dice_;
   // FighterState fields the legality's Fighter does not hold
   std::vector<int> initiative_, actions_, reactions_;
@@ -366,7 +376,7 @@ class NativeCombat {
   std::vector<Frame> stack_;
   std::optional<Frame> push_;  // what a Step pushes (after it returns: the stack may move)
   Value ret_;                  // what a Step that returns kDone hands its caller
-  std::vector<Event> events_;
+  EventLog events_;
   std::optional<Outcome> outcome_;
   std::optional<Asked> asked_;
   int decider_ = -1, slot_ = 0;

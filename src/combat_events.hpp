@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -138,6 +140,47 @@ using Event =
                  TableRolled, DamageRolled, DamageHalved, LPChanged, ConditionGained,
                  SterbendAgain, ConditionLost, StatusChanged, Acted, ZehrendGained,
                  ZehrendLost, ForcedMove, Fell, ClimbedPart>;
+
+// The event log: appended to, read in order; a copy (a clone) shares what was written
+// before it, so cloning a long fight copies no events (the log is copy-on-write by chunk).
+class EventLog {
+ public:
+  EventLog() = default;
+  EventLog(const EventLog& other) : chunks_((other.Freeze(), other.chunks_)), frozen_(other.frozen_) {}
+  EventLog(EventLog&&) = default;
+  EventLog& operator=(const EventLog& other) {
+    other.Freeze();
+    chunks_ = other.chunks_, frozen_ = other.frozen_, tail_.clear();
+    return *this;
+  }
+  EventLog& operator=(EventLog&&) = default;
+
+  template <typename E>
+  void push_back(E&& e) { tail_.emplace_back(std::forward<E>(e)); }
+  std::size_t size() const { return frozen_ + tail_.size(); }
+  // Each event from ``start`` on, in order.
+  template <typename F>
+  void From(std::size_t start, F&& f) const {
+    std::size_t at = 0;
+    for (const auto& chunk : chunks_) {
+      const std::size_t n = chunk->size();
+      for (std::size_t i = start > at ? start - at : 0; i < n; ++i) f((*chunk)[i]);
+      at += n;
+    }
+    for (std::size_t i = start > at ? start - at : 0; i < tail_.size(); ++i) f(tail_[i]);
+  }
+
+ private:
+  void Freeze() const {  // the tail becomes a shared chunk
+    if (tail_.empty()) return;
+    frozen_ += tail_.size();
+    chunks_.push_back(std::make_shared<const std::vector<Event>>(std::move(tail_)));
+    tail_.clear();
+  }
+  mutable std::vector<std::shared_ptr<const std::vector<Event>>> chunks_;
+  mutable std::vector<Event> tail_;
+  mutable std::size_t frozen_ = 0;
+};
 
 // What Combat.count counts (state.py counters: "turns", "action:MOVE", ...), by key and
 // its detail (an ActionKind, AttackMode, Side, Condition (-1: Zehrend), MummSpend,

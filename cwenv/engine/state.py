@@ -98,7 +98,7 @@ class Combat:
         self._dirty = False
         if hasattr(dice, "attach"):  # table dice ask this combat what each W10 is for
             dice.attach(self)
-        if start:  # False: before the first round (cwenv/engine/native/combat.py imports that)
+        if start:  # False: before the first round (the native combat imports that)
             self._run(None)
 
     # -- the public face ------------------------------------------------------------------
@@ -157,11 +157,10 @@ class Combat:
     def _illegal(self, action: Action) -> IllegalActionError:
         """The error that refuses ``action``, with why (the legality function's reason)."""
         d = self._pending
-        who = self.fighters[d.fighter].name if d is not None else "-"
-        kind = d.kind.name if d is not None else "-"
+        who, kind = (self.fighters[d.fighter].name, d.kind.name) if d is not None else ("-", "-")
+        why = self.why_illegal(action)
         return IllegalActionError(
-            f"illegal action {action_text(action)} for {who} at {kind}: "
-            f"{self.why_illegal(action)}"
+            f"illegal action {action_text(action)} for {who} at {kind}: {why}"
         )
 
     def take_forced(self) -> bool:
@@ -296,9 +295,6 @@ class Combat:
     def mark_dirty(self) -> None:
         """Something that can decide the fight happened (LP, status, position)."""
         self._dirty = True
-
-    def hostile(self, a: FighterState, b: FighterState) -> bool:
-        return a.side is not b.side
 
     def enemies_of(self, f: FighterState) -> list[FighterState]:
         return [g for g in self.fighters if g.side is not f.side and g.on_map]
