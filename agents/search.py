@@ -14,11 +14,13 @@ from pydantic import Field
 
 from agents.board import Board, cover_cells, hostile_sides
 from agents.config import AgentConfig
+from agents.native_rollouts import native_policy
 from agents.worth import condition_cost
 from cwenv.agent import ActionScores, Agent, DecisionView, Scoring
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
 from cwenv.engine.fighter import FighterState
 from cwenv.engine.game import Game
+from cwenv.engine.native.combat import NativeCombat
 from cwenv.engine.state import Combat
 from cwenv.model.types import Condition, CoverLevel, Side
 
@@ -59,6 +61,12 @@ class SearchConfig(AgentConfig):
     )
     max_rollout_steps: int = Field(
         default=600, ge=1, le=100_000, description="Cap on decisions per rollout."
+    )
+    native_rollouts: bool = Field(
+        default=True,
+        description="Play rollouts in C++ where the combat is native and every rollout agent "
+        "has a native twin (greedy): the same choices, but for a random last resort drawn from "
+        "the core's stream; false: always in Python.",
     )
     max_moves: int = Field(default=5, ge=0, le=200, description="MOVE cells kept as candidates.")
     max_candidates: int = Field(default=14, ge=1, le=500, description="Candidates per decision.")
@@ -149,15 +157,17 @@ def state_value(
 
 
 class Horizon:
-    """Where a rollout stops: a round, a number of turns, a number of decisions."""
+    """Where a rollout stops: a round, a number of turns, a number of decisions; and
+    whether it may run in the core (``native_rollouts``)."""
 
-    __slots__ = ("max_steps", "stop_round", "stop_turns")
+    __slots__ = ("max_steps", "native", "stop_round", "stop_turns")
 
     def __init__(self, c: Combat, cfg: SearchConfig) -> None:
         self.stop_round = c.round + cfg.horizon_rounds
         turns = c.counters.get("turns", 0)
         self.stop_turns = turns + cfg.horizon_turns if cfg.horizon_turns > 0 else -1
         self.max_steps = cfg.max_rollout_steps
+        self.native = cfg.native_rollouts
 
     def reached(self, c: Combat) -> bool:
         if c.is_terminal() or c.round > self.stop_round:
@@ -167,7 +177,13 @@ class Horizon:
 
 def rollout(sim: Combat, policies: dict[int, Agent], rng: random.Random, horizon: Horizon) -> int:
     """Play ``sim`` on with ``policies`` (by side) until the horizon or ``max_steps``
-    decisions; returns the decisions played."""
+    decisions; returns the decisions played. On the native combat with a native twin of
+    every side's policy (:mod:`agents.native_rollouts`) the core plays them, the same
+    choices but for a policy's random last resort, which draws from the core's stream."""
+    if isinstance(sim, NativeCombat) and horizon.native:
+        twins = {side: native_policy(agent) for side, agent in policies.items()}
+        if all(t is not None for t in twins.values()):
+            return sim.rollout(twins, horizon.stop_round, horizon.stop_turns, horizon.max_steps)
     view = DecisionView(sim)
     steps = 0
     while not horizon.reached(sim) and steps < horizon.max_steps:

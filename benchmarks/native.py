@@ -229,9 +229,7 @@ def _array_work(bm: BattleMap) -> Callable[[], int]:
 
 
 def _cold_work(bm: BattleMap, pairs: list[tuple[int, int]]) -> Callable[[], int]:
-    fresh = BattleMap(
-        width=bm.width, height=bm.height, terrain=bm.terrain, elevation=bm.elevation
-    )
+    fresh = BattleMap(width=bm.width, height=bm.height, terrain=bm.terrain, elevation=bm.elevation)
 
     def work() -> int:
         fresh.line_cache.clear()

@@ -15,6 +15,7 @@ from benchmarks.memory import section as memory
 from benchmarks.native import section as native
 
 if TYPE_CHECKING:
+    from agents.mcts import MCTSConfig
     from cwenv.engine.game import Game
     from cwenv.engine.state import Combat
 
@@ -176,15 +177,27 @@ def state_ops(s: Settings) -> Iterator[Figure]:
 
 
 def mcts(s: Settings) -> Iterator[Figure]:
-    """MCTS iterations per second (default configuration: doctrine rollouts) from a
-    mid-fight TURN decision where the search runs (one with a Handlung left)."""
-    from agents.mcts import MCTSAgent, MCTSConfig
+    """MCTS iterations per second from a mid-fight TURN decision where the search runs (one
+    with a Handlung left): the default configuration (doctrine rollouts), then greedy
+    rollouts played in C++ (agents/native/rollouts.cpp) and the same in Python, so the
+    ratio of the last two is the native rollouts' gain in one run."""
+    from agents.mcts import MCTSConfig
+
+    per_act = 2 if s.quick else 16
+    yield _mcts_figure(s, "mcts", MCTSConfig(iterations=per_act))
+    greedy = MCTSConfig(iterations=per_act, rollout="greedy")
+    yield _mcts_figure(s, "mcts_greedy_native", greedy)
+    off = greedy.model_copy(update={"native_rollouts": False})
+    yield _mcts_figure(s, "mcts_greedy_python", off)
+
+
+def _mcts_figure(s: Settings, name: str, config: MCTSConfig) -> Figure:
+    from agents.mcts import MCTSAgent
     from cwenv.agent import DecisionView
 
     game = _game("duell" if s.quick else "feuergefecht")
     c = mid_fight(game, decisions=4 if s.quick else 60)
-    per_act = 2 if s.quick else 16
-    agent = MCTSAgent(MCTSConfig(iterations=per_act))
+    agent = MCTSAgent(config)
     view = DecisionView(c)
     rng = random.Random(1)
     while not c.is_terminal():  # find a decision the agent searches (not its prior alone)
@@ -203,11 +216,11 @@ def mcts(s: Settings) -> Iterator[Figure]:
         agent.act(view, legal, random.Random(seed[0]))
         return max(agent.last_iterations, 1)
 
-    yield Figure(
-        "mcts",
+    return Figure(
+        name,
         "iterations/s",
         rate(iterations, s.seconds, s.repeats),
-        note=f"({per_act} iterations per search, rollouts by {agent.config.rollout}; "
+        note=f"({config.iterations} iterations per search, rollouts by {config.rollout}; "
         f"{len(legal)} legal actions)",
     )
 

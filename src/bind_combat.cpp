@@ -8,6 +8,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <map>
+#include <array>
 #include <memory>
 #include <type_traits>
 #include <stdexcept>
@@ -261,6 +262,45 @@ class PyCombat {
     combat_->Refresh();
   }
 
+  // The choices made so far from ``start`` on (state.py history), as Action fields.
+  nb::list HistoryFrom(std::size_t start) const {
+    nb::list out;
+    if (start < combat_->choices().size())
+      combat_->choices().From(start, [&](const Choice& h) {
+        out.append(nb::make_tuple(h.kind, h.actor, h.target, h.cell, h.arg, h.mumm));
+      });
+    return out;
+  }
+
+  // agents/search.py rollout in C++: a policy capsule per side (agents._rollouts), the
+  // horizon; the decisions played.
+  int Rollout(const nb::list& policies, int stop_round, long long stop_turns, int max_steps) {
+    if (policies.size() != 3) throw std::invalid_argument("a rollout policy per side (3)");
+    std::array<const RolloutPolicy*, 3> by_side{};
+    for (std::size_t i = 0; i < 3; ++i) {
+      nb::handle p = policies[i];
+      if (p.is_none()) continue;
+      void* ptr = PyCapsule_GetPointer(p.ptr(), kRolloutCapsule);
+      if (!ptr) throw nb::python_error();
+      by_side[i] = static_cast<const RolloutPolicy*>(ptr);
+    }
+    const auto& s = combat_->state();
+    if (combat_->decision())
+      for (const Fighter& f : s.fighters)
+        if (f.side >= 0 && f.side < 3 && !by_side[f.side])
+          throw std::invalid_argument("no rollout policy for a side that decides");
+    return combat_->Rollout(by_side, {stop_round, stop_turns, max_steps});
+  }
+
+  // What a native policy would choose now: its index into the legal list (tests).
+  std::size_t Choose(nb::handle policy) const {
+    void* ptr = PyCapsule_GetPointer(policy.ptr(), kRolloutCapsule);
+    if (!ptr) throw nb::python_error();
+    if (!combat_->decision()) throw std::invalid_argument("the combat is over");
+    cwenv::Pcg32 rng = combat_->dice();
+    return static_cast<const RolloutPolicy*>(ptr)->Choose(*combat_, rng);
+  }
+
   void Reseed(std::uint64_t state, std::uint64_t inc) {
     combat_->Reseed(cwenv::Pcg32::FromState(state, inc));
   }
@@ -369,6 +409,14 @@ void BindCombat(nb::module_& m) {
       .def("counters", &PyCombat::Counters, "state.py counters as (tally, detail, n).")
       .def_prop_ro("queue", &PyCombat::Queue, "The (step, fighter) still to act this round.")
       .def_prop_ro("turn_fighter", [](const PyCombat& c) { return c.combat().turn_fighter(); })
+      .def("history_from", &PyCombat::HistoryFrom, nb::arg("start"),
+           "The choices made from index ``start`` on, as (kind, actor, target, cell, arg, "
+           "mumm).")
+      .def("rollout", &PyCombat::Rollout, nb::arg("policies"), nb::arg("stop_round"),
+           nb::arg("stop_turns"), nb::arg("max_steps"),
+           "Play on with a native policy per side (capsules) to the horizon; the decisions.")
+      .def("choose", &PyCombat::Choose, nb::arg("policy"),
+           "The index of the legal choice a native policy would take now.")
       .def("restrict", &PyCombat::Restrict, nb::arg("mirror"),
            "Restricted play: mirror.restrict(fighter, actions) filters every legal list.")
       .def("refresh", [](PyCombat& c) { c.Refresh(); },

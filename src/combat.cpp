@@ -60,6 +60,7 @@ void NativeCombat::Apply(const Act& a) {
   if (prompt() || std::none_of(legal_.begin(), legal_.end(), same))
     throw Illegal("illegal action for fighter " + std::to_string(decider_));
   ++history_;
+  history_log_.push_back(Choice{static_cast<int>(a.kind), a.actor, a.target, a.cell, a.arg, 0});
   asked_.reset(), legal_.clear();
   Value v;
   v.set = true, v.act = a;
@@ -77,6 +78,8 @@ void NativeCombat::Answer(const PromptAct& a) {
   if (!prompt() || std::none_of(plegal_.begin(), plegal_.end(), same))
     throw Illegal("illegal action for fighter " + std::to_string(decider_));
   ++history_;
+  history_log_.push_back(
+      Choice{static_cast<int>(a.kind), a.actor, a.target, a.cell, a.arg, a.mumm});
   if (a.kind == PromptKind::kMummShake) {
     ShakeAtPrompt(a);
   } else {
@@ -87,6 +90,34 @@ void NativeCombat::Answer(const PromptAct& a) {
   }
   if (!outcome_ && history_ + forced_ >= rules_.decision_cap)
     Finish(-1, CombatReason::kDecisionCap);
+}
+
+long long NativeCombat::turns() const {
+  for (const Counter& c : counters_)
+    if (c.tally == Tally::kTurns) return c.n;
+  return 0;
+}
+
+int NativeCombat::Rollout(const std::array<const RolloutPolicy*, 3>& policies,
+                          const Horizon& horizon) {
+  constexpr std::uint64_t kPolicyStream = 0x9E3779B97F4A7C15ULL;  // apart from the dice's
+  Pcg32 rng = Pcg32::FromState(dice_.state() ^ kPolicyStream, dice_.inc());
+  int steps = 0;
+  while (!outcome_ && round_ <= horizon.stop_round && steps < horizon.max_steps &&
+         !(horizon.stop_turns >= 0 && turns() > horizon.stop_turns)) {
+    const RolloutPolicy* policy = policies[s_.fighters[decider_].side];
+    if (prompt()) {
+      const std::size_t n = plegal_.size();
+      const PromptAct a = plegal_[n == 1 ? 0 : policy->Choose(*this, rng)];
+      Answer(a);
+    } else {
+      const std::size_t n = legal_.size();
+      const Act a = legal_[n == 1 ? 0 : policy->Choose(*this, rng)];
+      Apply(a);
+    }
+    ++steps;
+  }
+  return steps;
 }
 
 // state.py Combat.count.

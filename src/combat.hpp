@@ -14,6 +14,7 @@
 // lockstep with the reference and compares every legal list, event and outcome.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -30,6 +31,7 @@
 #include "paths.hpp"
 #include "probe.hpp"
 #include "prompts.hpp"
+#include "rollout.hpp"
 #include "stream.hpp"
 
 namespace cwenv::kampf {
@@ -198,12 +200,21 @@ class NativeCombat {
   const std::vector<PromptAct>& Prompted() const { return plegal_; }
   std::optional<Asked> decision() const { return asked_; }
   int decider() const { return decider_; }
+  int width() const { return g_.width; }  // the map's, for policies measuring distances
   int slot() const { return slot_; }  // TURN: the step or pass; ORDER: the step
   // Validate, then run the rules to the next decision (Illegal, Unported).
   void Apply(const Act& a);
   void Answer(const PromptAct& a);
 
   const EventLog& events() const { return events_; }
+  // state.py history: the choices made (not those the rules took alone), in order.
+  const SharedLog<Choice>& choices() const { return history_log_; }
+  // Play on with ``policies`` (by side; each chooses where there are two or more legal
+  // choices) to the horizon (agents/search.py rollout); the decisions played. A policy's
+  // own random choices draw from a stream derived from the dice (no rules draw: the dice
+  // stay the combat's one generator).
+  int Rollout(const std::array<const RolloutPolicy*, 3>& policies, const Horizon& horizon);
+  long long turns() const;  // state.py counters["turns"]
   // state.py counters, in the order first counted (a dict's order).
   const std::vector<Counter>& counters() const { return counters_; }
   // The frames running now, outermost first (the payloads and the turns read them).
@@ -377,6 +388,7 @@ class NativeCombat {
   std::optional<Frame> push_;  // what a Step pushes (after it returns: the stack may move)
   Value ret_;                  // what a Step that returns kDone hands its caller
   EventLog events_;
+  SharedLog<Choice> history_log_;
   std::optional<Outcome> outcome_;
   std::optional<Asked> asked_;
   int decider_ = -1, slot_ = 0;

@@ -141,24 +141,27 @@ using Event =
                  SterbendAgain, ConditionLost, StatusChanged, Acted, ZehrendGained,
                  ZehrendLost, ForcedMove, Fell, ClimbedPart>;
 
-// The event log: appended to, read in order; a copy (a clone) shares what was written
-// before it, so cloning a long fight copies no events (the log is copy-on-write by chunk).
-class EventLog {
+// A log appended to and read in order (the events, the choices made); a copy (a clone)
+// shares what was written before it, so cloning a long fight copies none of it (the log
+// is copy-on-write by chunk).
+template <typename T>
+class SharedLog {
  public:
-  EventLog() = default;
-  EventLog(const EventLog& other) : chunks_((other.Freeze(), other.chunks_)), frozen_(other.frozen_) {}
-  EventLog(EventLog&&) = default;
-  EventLog& operator=(const EventLog& other) {
+  SharedLog() = default;
+  SharedLog(const SharedLog& other)
+      : chunks_((other.Freeze(), other.chunks_)), frozen_(other.frozen_) {}
+  SharedLog(SharedLog&&) = default;
+  SharedLog& operator=(const SharedLog& other) {
     other.Freeze();
     chunks_ = other.chunks_, frozen_ = other.frozen_, tail_.clear();
     return *this;
   }
-  EventLog& operator=(EventLog&&) = default;
+  SharedLog& operator=(SharedLog&&) = default;
 
   template <typename E>
   void push_back(E&& e) { tail_.emplace_back(std::forward<E>(e)); }
   std::size_t size() const { return frozen_ + tail_.size(); }
-  // Each event from ``start`` on, in order.
+  // Each entry from ``start`` on, in order.
   template <typename F>
   void From(std::size_t start, F&& f) const {
     std::size_t at = 0;
@@ -174,13 +177,17 @@ class EventLog {
   void Freeze() const {  // the tail becomes a shared chunk
     if (tail_.empty()) return;
     frozen_ += tail_.size();
-    chunks_.push_back(std::make_shared<const std::vector<Event>>(std::move(tail_)));
+    chunks_.push_back(std::make_shared<const std::vector<T>>(std::move(tail_)));
     tail_.clear();
   }
-  mutable std::vector<std::shared_ptr<const std::vector<Event>>> chunks_;
-  mutable std::vector<Event> tail_;
+  mutable std::vector<std::shared_ptr<const std::vector<T>>> chunks_;
+  mutable std::vector<T> tail_;
   mutable std::size_t frozen_ = 0;
 };
+using EventLog = SharedLog<Event>;
+
+// One choice made (state.py history: an Action's fields), kept in the choices' log.
+struct Choice { int kind, actor, target, cell, arg, mumm; };
 
 // What Combat.count counts (state.py counters: "turns", "action:MOVE", ...), by key and
 // its detail (an ActionKind, AttackMode, Side, Condition (-1: Zehrend), MummSpend,

@@ -161,7 +161,10 @@ def test_cwenv_engine_python_selects_the_reference_at_import() -> None:
             del env["CWENV_ENGINE"]
         out = subprocess.run(
             [sys.executable, "-W", "error", "-c", probe],
-            env=env, capture_output=True, text=True, check=True,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         assert out.stdout.strip() == shown, (choice, out.stderr)
 

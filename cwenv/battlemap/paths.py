@@ -195,8 +195,17 @@ def reachable(
     core = los._core
     if core is not None:
         found = native_routes(
-            core, bm, profile, blocked, start, budget, occupied, passable_occupied, threat,
-            difficult, parity,
+            core,
+            bm,
+            profile,
+            blocked,
+            start,
+            budget,
+            occupied,
+            passable_occupied,
+            threat,
+            difficult,
+            parity,
         )
         return NativeReach(start, found, difficult)
     masks = threat.masks if threat is not None else None

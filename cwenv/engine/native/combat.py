@@ -138,6 +138,33 @@ class NativeCombat(Combat):
     def events(self, value: list[ev.Event]) -> None:  # Combat.__init__'s empty log
         self._told = value
 
+    @property
+    def history(self) -> list[Action]:
+        """Every choice made (not those the rules took alone), as the reference keeps them;
+        a rollout's are read from the core when first asked."""
+        made = self._made
+        if self._core is not None:
+            rows = self._core.history_from(len(made))
+            if rows:
+                kinds = list(ActionKind)
+                made.extend(Action(kinds[k], *rest) for k, *rest in rows)
+        return made
+
+    @history.setter
+    def history(self, value: list[Action]) -> None:  # Combat.__init__'s empty list
+        self._made = value
+
+    def rollout(
+        self, policies: dict[int, Any], stop_round: int, stop_turns: int, steps: int
+    ) -> int:
+        """Play on in the core with a native rollout policy per side (``agents._rollouts``
+        capsules) until after round ``stop_round``, after ``stop_turns`` turns counted (-1:
+        no such stop) or ``steps`` decisions; the decisions played (agents/search.py)."""
+        by_side = [policies.get(side) for side in range(3)]
+        played = int(self._core.rollout(by_side, stop_round, stop_turns, steps))
+        self._sync()
+        return played
+
     def current_fighter(self) -> int:
         got = self._core.decision
         return -1 if got is None else int(got[1])
@@ -203,7 +230,6 @@ class NativeCombat(Combat):
             self._core.apply(int(a.kind), a.actor, a.target, a.cell, a.arg, a.mumm)
         except ValueError:
             raise self._illegal(action) from None
-        self.history.append(action)
         self._sync()
 
     def clone(self) -> NativeCombat:
@@ -214,7 +240,7 @@ class NativeCombat(Combat):
         state["occupant"] = self.occupant.copy()
         state["opaque"], state["solid"] = self.opaque[:], self.solid[:]
         state["_told"] = self.events.copy()
-        state["history"] = self.history.copy()
+        state["_made"] = self.history.copy()
         state["queue"] = self.queue.copy()
         state["_core"] = self._core.clone()
         state["_frames"] = None
