@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from benchmarks.core import Figure, Settings
-from benchmarks.sections import ppo_figures
+from benchmarks.ppo import ppo_figures
 
 K = 512
 

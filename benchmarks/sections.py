@@ -4,15 +4,15 @@
 from __future__ import annotations
 
 import random
-import statistics
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
-from benchmarks.core import Figure, Settings, clock, rate
+from benchmarks.core import Figure, Settings, rate
 from benchmarks.memory import section as memory
 from benchmarks.native import section as native
+from benchmarks.ppo import ppo_figures
 
 if TYPE_CHECKING:
     from agents.mcts import MCTSConfig
@@ -47,6 +47,33 @@ def _combat_runner(game: Game, agent: str) -> Callable[[], int]:
         seed[0] += 1
         c = game.new_combat(seed[0])
         play_out(c, agents, {s: random.Random(seed[0] * 3 + s) for s in agents})
+        return 1
+
+    return one
+
+
+def _native_greedy_runner(game: Game) -> Callable[[], int] | None:
+    """Whole combats of greedy against greedy played by the core with the greedy agent's
+    C++ twin (agents/native/rollouts.cpp) on every side; None where the native combat or
+    the twin is not built."""
+    from agents.greedy import GreedyAgent
+    from agents.native_rollouts import native_policy
+    from cwenv.engine.native.combat import NativeCombat
+
+    twin = native_policy(GreedyAgent())
+    if twin is None or not isinstance(game.new_combat(0), NativeCombat):
+        return None
+    twins = {0: twin, 1: twin, 2: twin}
+    seed = [0]
+
+    def one() -> int:
+        seed[0] += 1
+        c = game.new_combat(seed[0])
+        if not isinstance(c, NativeCombat):
+            raise TypeError(f"seed {seed[0]}: the reference took this combat")
+        c.rollout(twins, 1 << 30, -1, 1 << 30)
+        if c.outcome is None:
+            raise RuntimeError(f"seed {seed[0]}: the combat did not end")
         return 1
 
     return one
@@ -105,6 +132,14 @@ def engine(s: Settings) -> Iterator[Figure]:
                     "combats/s",
                     rate(_combat_runner(game, agent), s.seconds, s.repeats),
                     note=f"({agent} vs {agent})",
+                )
+            native = _native_greedy_runner(game)
+            if native is not None:
+                yield Figure(
+                    f"combats:{name}:{system}:greedy-native",
+                    "combats/s",
+                    rate(native, s.seconds, s.repeats),
+                    note="(greedy vs greedy, both the C++ twin, the whole combat in the core)",
                 )
 
 
@@ -225,56 +260,6 @@ def _mcts_figure(s: Settings, name: str, config: MCTSConfig) -> Figure:
     )
 
 
-class _TimedVec:
-    """Wraps a VecEnv's ``step_wait`` to add up the CPU time spent in the envs."""
-
-    def __init__(self, vec: Any) -> None:
-        self.spent = 0.0
-        inner = vec.step_wait
-
-        def timed() -> Any:
-            start = clock()
-            try:
-                return inner()
-            finally:
-                self.spent += clock() - start
-
-        vec.step_wait = timed
-
-
-class _ReplayEnv(gym.Env[Any, Any]):
-    """Replays the observations and masks a real Kampfrunde env produced (its actions are
-    ignored): MaskablePPO over it measures the policy's and the update's share of training
-    alone, the ceiling of frames/s with an engine that cost nothing."""
-
-    def __init__(self, source: Any, frames: int, seed: int) -> None:
-        import numpy as np
-
-        self.observation_space = source.observation_space
-        self.action_space = source.action_space
-        rng = np.random.default_rng(seed)
-        obs, _ = source.reset(seed=seed)
-        self.frames: list[tuple[Any, Any, bool]] = []
-        for _ in range(frames):
-            mask = source.action_masks()
-            obs2, _, term, trunc, _ = source.step(rng.choice(np.flatnonzero(mask)))
-            self.frames.append((obs, mask, term or trunc))
-            obs = source.reset()[0] if term or trunc else obs2
-        self.i = 0
-
-    def reset(self, *, seed: int | None = None, options: Any = None) -> tuple[Any, dict[str, Any]]:
-        super().reset(seed=seed)
-        return self.frames[self.i][0], {}
-
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        done = self.frames[self.i][2]
-        self.i = (self.i + 1) % len(self.frames)
-        return self.frames[self.i][0], 0.0, done, False, {}
-
-    def action_masks(self) -> Any:
-        return self.frames[self.i][1]
-
-
 def training(s: Settings) -> Iterator[Figure]:
     """MaskablePPO frames/s: 8 envs in one process (DummyVecEnv), batch 256, one torch
     thread, n_steps 64; the share of rollout time spent stepping the envs; and the same
@@ -285,103 +270,6 @@ def training(s: Settings) -> Iterator[Figure]:
         return KampfrundeEnv(scenario=scenario, opponent=opponent)
 
     yield from ppo_figures(s, "ppo", "", "the policy", make, None)
-
-
-def ppo_figures(
-    s: Settings,
-    prefix: str,
-    label: str,
-    learner: str,
-    make: Callable[[str, str], gym.Env[Any, Any]],
-    build: Callable[[Any, int, int], Any] | None,
-) -> Iterator[Figure]:
-    """``PREFIX:frames``, ``PREFIX:env_share`` and ``PREFIX:frames_policy_only`` of
-    MaskablePPO over the envs ``make(scenario, opponent)`` builds, the model from
-    ``build(vec, n_steps, n_envs)`` (None: the MLP); the training sections share it."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    n_envs, n_steps = (2, 8) if s.quick else (8, 64)
-    scenario = "duell" if s.quick else "feuergefecht"
-    opponent = "greedy"  # the training league's default member
-    note = f"({label}{n_envs} envs, n_steps {n_steps}, {scenario}, opponent {opponent})"
-    model = None if build is None else (lambda vec: build(vec, n_steps, n_envs))
-    try:
-        real = [lambda: make(scenario, opponent)] * n_envs
-        frames, shares = _ppo_rates(s, real, n_envs, n_steps, build=model)
-        yield Figure(f"{prefix}:frames", "frames/s", frames, note=note)
-        yield Figure(f"{prefix}:env_share", "share", shares, note="(env step time / rollout time)")
-        replay = [
-            lambda i=i: _ReplayEnv(make(scenario, opponent), 4 * n_steps, seed=i)
-            for i in range(n_envs)
-        ]
-        frames, shares = _ppo_rates(s, replay, n_envs, n_steps, build=model)
-        yield Figure(
-            f"{prefix}:frames_policy_only",
-            "frames/s",
-            frames,
-            note=f"(the same, observations replayed: {learner} and the update alone)",
-            extra={"env_share": statistics.median(shares)},
-        )
-    finally:
-        torch.set_num_threads(threads)
-
-
-def _ppo_rates(
-    s: Settings,
-    makers: Sequence[Callable[[], gym.Env[Any, Any]]],
-    n_envs: int,
-    n_steps: int,
-    build: Callable[[Any], Any] | None = None,
-) -> tuple[list[float], list[float]]:
-    """Frames per CPU second of MaskablePPO over the envs ``makers`` build, and the share of
-    each sample's rollout time spent in the envs; ``build`` makes the model from the vec
-    env (default: the MLP ``cwenv train`` uses for encoding 1)."""
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from agents.training.masking import FiniteMaskPolicy
-
-    vec = DummyVecEnv(list(makers))
-    env_time = _TimedVec(vec)
-    if build is None:
-        model = MaskablePPO(
-            FiniteMaskPolicy,  # what ``cwenv train`` uses
-            vec,
-            n_steps=n_steps,
-            batch_size=min(256, n_envs * n_steps),
-            n_epochs=4,
-            seed=0,
-            verbose=0,
-            policy_kwargs={"net_arch": [128, 128]},
-            device="cpu",
-        )
-    else:
-        model = build(vec)
-    rollout_time = [0.0]
-    collect = model.collect_rollouts
-
-    def timed_collect(*args: Any, **kwargs: Any) -> Any:
-        start = clock()
-        try:
-            return collect(*args, **kwargs)
-        finally:
-            rollout_time[0] += clock() - start
-
-    model.collect_rollouts = timed_collect  # type: ignore[method-assign]
-    frames, shares = [], []
-    per_sample = n_envs * n_steps * (1 if s.quick else 2)
-    model.learn(total_timesteps=n_envs * n_steps)  # warm-up: first rollout, imports
-    for _ in range(s.repeats):
-        env_time.spent = rollout_time[0] = 0.0
-        start = clock()
-        model.learn(total_timesteps=per_sample, reset_num_timesteps=False)
-        elapsed = clock() - start
-        frames.append(per_sample / elapsed)
-        shares.append(env_time.spent / max(rollout_time[0], 1e-9))
-    vec.close()
-    return frames, shares
 
 
 def scaling(s: Settings) -> Iterator[Figure]:

@@ -48,6 +48,7 @@ class Moves:
         geometry: int,
         difficult: bool,
         parity: int,
+        after_free: bool = True,
     ) -> Routes: ...
 
 _RoutesState = tuple[int, int, int, bool, list[int], list[int], list[int], list[int], list[int]]

@@ -123,7 +123,7 @@ std::vector<int> CellsOf(const Moves& moves, const nb::iterable& cells) {
 Routes Search(const Moves& moves, const nb::bytearray& blocked, int start, int budget,
               const nb::iterable& occupied, const nb::iterable& passable,
               const std::optional<std::vector<std::tuple<int, int, int>>>& guards,
-              int geometry, bool difficult, int parity) {
+              int geometry, bool difficult, int parity, bool after_free) {
   if (static_cast<int>(blocked.size()) != moves.size())
     throw std::invalid_argument("blocked has " + std::to_string(blocked.size()) +
                                 " cells; the map " + std::to_string(moves.size()));
@@ -145,7 +145,10 @@ Routes Search(const Moves& moves, const nb::bytearray& blocked, int start, int b
       .difficult = difficult,
       .parity = parity,
   };
-  return moves.Search(q);
+  if (!difficult || !after_free) return moves.Search(q);
+  cwenv::Query free = q;
+  free.difficult = false;
+  return moves.SearchDifficult(q, moves.Search(free));  // as the turn searches
 }
 
 // Pickling (and so copy.deepcopy) of a search result: its tables as lists, their shape
@@ -219,6 +222,10 @@ nb::tuple RouteOf(const Routes& routes, int cell) {
 
 NB_MODULE(_core, m) {
   m.doc() = "cwenv's native core (docs/native.md); cwenv/battlemap/los.py is its reference.";
+  // Maps keep their Lines and Moves in BattleMap.edge_cache, and maps live in module-level
+  // caches that Python does not clear before nanobind's exit check, so that check reports
+  // them at every exit. Real growth is measured instead: benchmarks' RSS over 1M decisions.
+  nb::set_leak_warnings(false);
 
   nb::class_<Lines>(m, "Lines", "Lines of fire and terrain cover on one battle map (C01, C02).")
       .def(nb::new_(&MakeLines), nb::arg("width"), nb::arg("height"), nb::arg("terrain"),
@@ -264,7 +271,11 @@ NB_MODULE(_core, m) {
       .def("search", &Search, nb::arg("blocked"), nb::arg("start"), nb::arg("budget"),
            nb::arg("occupied"), nb::arg("passable"), nb::arg("guards").none(),
            nb::arg("geometry"), nb::arg("difficult"), nb::arg("parity"),
-           "paths.py reachable: the cells reachable from ``start`` within ``budget`` metres.");
+           nb::arg("after_free") = true,
+           "paths.py reachable: the cells reachable from ``start`` within ``budget`` metres. "
+           "A difficult search runs after the free one, as a turn's does (the same routes, "
+           "cheaper where no difficult step is in reach); ``after_free=False`` searches "
+           "whole.");
 
   nb::class_<Routes>(m, "Routes", "The result of one movement search (paths.py Reach).")
       .def_prop_ro("dests", &Dests, "The destinations, in cell order.")

@@ -239,8 +239,8 @@ class Kampf final : public StateSource {
                               answer_);
     nb::list acts;
     for (const Act& a : answer_.acts) acts.append(ActionOf(a));
-    auto routes = [](std::optional<cwenv::Routes>& r) {
-      return r ? nb::cast(std::move(*r)) : nb::none();
+    auto routes = [](const std::shared_ptr<const cwenv::Routes>& r) {
+      return r ? nb::cast(cwenv::Routes(*r)) : nb::none();
     };
     return nb::make_tuple(acts, routes(answer_.free), routes(answer_.hard));
   }

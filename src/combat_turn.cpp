@@ -56,11 +56,7 @@ void NativeCombat::TurnChoices(TurnF& t) {
   TurnActions(g_, lines_, s_, limited ? *m.limited : *m.free,
               limited ? m.limited_slow : m.free_slow, rules_.geometry, t.fighter, scratch_,
               answer_);
-  const auto shared = [](std::optional<Routes>& r) {
-    return r ? std::make_shared<const Routes>(std::move(*r)) : nullptr;
-  };
-  t.routes = shared(answer_.free), t.hard = shared(answer_.hard);
-  answer_.free.reset(), answer_.hard.reset();
+  t.routes = answer_.free, t.hard = answer_.hard;
   if (restrict_turn_) restrict_turn_(t.fighter, answer_.acts);  // restricted play
 }
 

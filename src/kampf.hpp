@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -277,9 +278,22 @@ inline constexpr int kZehrendSlots = 8;  // actions.py ZEHREND_SLOTS
 // One TURN decision's legality (turn.py turn_actions, H00-H12, B01-B06, M07, M08, Z02):
 // the choices in its order, and the searches its MOVE and SCHWIERIG choices came from
 // (none when not searched). ``moves`` and ``slow_cost``: the fighter's step table now.
+// The last search of one kind (free or difficult) with what it searched from: the next
+// turn decision with the same inputs (after an attack that moved no one, say) takes its
+// routes instead of searching again, a search being a pure function of these.
+struct SearchMemo {
+  const Moves* moves = nullptr;
+  int start = -1, budget = -1, parity = 0, geometry = 0;
+  std::vector<std::uint8_t> blocked;
+  std::vector<int> occupied, passable;
+  std::vector<Guard> guards;
+  std::shared_ptr<const Routes> routes;
+};
+
 struct TurnAnswer {
   std::vector<Act> acts;
-  std::optional<Routes> free, hard;
+  std::shared_ptr<const Routes> free, hard;
+  SearchMemo memo[2];  // by difficult
 };
 void TurnActions(const GameDesc& g, const Lines& lines, const State& s, const Moves& moves,
                  int slow_cost, int geometry, int fi, MoveInputs& scratch, TurnAnswer& out);

@@ -110,14 +110,25 @@ class Moves {
 
   int size() const { return width_ * height_; }
   Routes Search(const Query& q) const;
+  // The difficult search (q.difficult) after the free search ``free`` of the same query:
+  // the same Routes as Search(q), cheaper where no difficult step is within reach.
+  Routes SearchDifficult(const Query& q, const Routes& free) const;
   // Cell c's steps, in steps.py's order (climbing.py climb_actions reads its climbs).
   std::span<const Edge> EdgesOf(int c) const {
     return {edges_.data() + offsets_[c], edges_.data() + offsets_[c + 1]};
   }
 
  private:
-  int Provocations(const Query& q, int a, int b) const;
-  bool Near(const Query& q, int a) const;
+  // A search's working buffers, kept between searches (Search).
+  struct Scratch {
+    std::vector<std::uint8_t> blocked, occupied, passable, reached;
+    std::vector<std::vector<int>> buckets;
+  };
+  template <int Par, int Mult>
+  void Expand(const Query& q, Routes& r, Scratch& scratch) const;
+  // Guards about the cell (ax, ay); the steps from it to b that provoke them.
+  int Provocations(const Query& q, int ax, int ay, int b) const;
+  bool Near(const Query& q, int ax, int ay) const;
 
   int width_;
   int height_;

@@ -12,6 +12,12 @@ namespace cwenv::kampf {
 
 namespace {
 
+bool SameGuards(const std::vector<Guard>& a, const std::vector<Guard>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Guard& x, const Guard& y) {
+    return x.x == y.x && x.y == y.y && x.reach == y.reach;
+  });
+}
+
 int FloorHalf(int m) { return m >= 0 ? m / 2 : -((-m + 1) / 2); }  // Python's m // 2
 
 }  // namespace
@@ -80,7 +86,13 @@ void TurnActions(const GameDesc& g, const Lines& lines, const State& s, const Mo
   if (move_left > 0) {
     MoveInputsOf(g, s, fi, scratch);
     auto search = [&](bool difficult) {
-      return moves.Search({
+      SearchMemo& memo = out.memo[difficult];
+      if (memo.routes && memo.moves == &moves && memo.start == f.pos &&
+          memo.budget == move_left && memo.parity == t.parity && memo.geometry == geometry &&
+          memo.blocked == scratch.blocked && memo.occupied == scratch.occupied &&
+          memo.passable == scratch.passable && SameGuards(memo.guards, scratch.guards))
+        return memo.routes;
+      const Query q{
           .blocked = scratch.blocked,
           .start = f.pos,
           .budget = move_left,
@@ -91,7 +103,15 @@ void TurnActions(const GameDesc& g, const Lines& lines, const State& s, const Mo
           .threat = true,
           .difficult = difficult,
           .parity = t.parity,
-      });
+      };
+      // the free search runs first, from the same inputs
+      memo.routes = std::make_shared<const Routes>(
+          difficult ? moves.SearchDifficult(q, *out.free) : moves.Search(q));
+      memo.moves = &moves, memo.start = f.pos, memo.budget = move_left;
+      memo.parity = t.parity, memo.geometry = geometry;
+      memo.blocked = scratch.blocked, memo.occupied = scratch.occupied;
+      memo.passable = scratch.passable, memo.guards = scratch.guards;
+      return memo.routes;
     };
     out.free = search(false);
     for (int cell : out.free->dests()) acts.push_back({Kind::kMove, fi, -1, cell, -1});

@@ -124,6 +124,45 @@ def test_every_map_every_search_agrees_with_the_reference(
     assert searches == len(maps) * 2 * 4 * 4 * 2
 
 
+def test_a_difficult_search_after_the_free_one_is_the_whole_search(
+    maps: list[tuple[str, BattleMap]],
+) -> None:
+    """A turn's Schwierige Bewegung search starts from its free search (paths.cpp
+    SearchDifficult): where no difficult step is in reach it lays the free search's tables
+    out instead of searching. Its tables, not only its routes, equal the whole search's."""
+    from cwenv.battlemap.paths_core import GEOMETRIES, native_moves
+
+    shortcut = searched = 0
+    for name, bm in maps:
+        rng = random.Random(f"{name}:after-free")
+        for args in _searches(bm, rng):
+            if not args["difficult"]:
+                continue
+            moves = native_moves(_core, bm, args["profile"])  # type: ignore[arg-type]
+            threat = args["threat"]
+            guards = None if threat is None else [(g.x, g.y, g.reach) for g in threat.guards.values()]
+            geometry = 0 if threat is None else GEOMETRIES[threat.geometry]
+            common = (
+                args["blocked"],
+                args["start"],
+                args["budget"],
+                args["occupied"],
+                args["passable_occupied"],
+                guards,
+                geometry,
+                True,
+                args["parity"],
+            )
+            after, whole = moves.search(*common), moves.search(*common, after_free=False)
+            assert after.__getstate__() == whole.__getstate__(), (name, args["start"])
+            if whole.dests:
+                searched += 1
+            else:
+                shortcut += 1
+    # Both branches of SearchDifficult are exercised: 1,485 and 467 on these maps.
+    assert shortcut > 300 and searched > 300, (shortcut, searched)
+
+
 def test_routes_refuse_a_cell_that_is_not_reached() -> None:
     bm = BattleMap.from_rows(["..#.", "...."])
     blocked = bytearray(0 if t.standable else 1 for t in bm.terrain)

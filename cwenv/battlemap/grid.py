@@ -29,7 +29,7 @@ cells between higher ones: jumping them is B02.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -252,7 +252,18 @@ class BattleMap:
 
     def initial_opacity(self) -> bytearray:
         """1 where a cell blocks sight (walls, closed doors) at the start of a fight."""
-        return bytearray(1 if t.opaque else 0 for t in self.terrain)
+        return bytearray(self._per_cell("opaque", lambda t: t.opaque))
+
+    def initial_solid(self) -> bytearray:
+        """1 where no one may stand (walls, closed doors) at the start of a fight."""
+        return bytearray(self._per_cell("solid", lambda t: not t.standable))
+
+    def _per_cell(self, key: str, test: Callable[[Terrain], bool]) -> bytes:
+        # every combat on the map starts from these: made once, kept with the caches
+        got = self.edge_cache.get(key)
+        if not isinstance(got, bytes):
+            got = self.edge_cache[key] = bytes(1 if test(t) else 0 for t in self.terrain)
+        return got
 
     def render_rows(self) -> list[str]:
         """The terrain as ASCII rows (default legend characters)."""

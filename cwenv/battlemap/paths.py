@@ -194,20 +194,8 @@ def reachable(
     """
     core = los._core
     if core is not None:
-        found = native_routes(
-            core,
-            bm,
-            profile,
-            blocked,
-            start,
-            budget,
-            occupied,
-            passable_occupied,
-            threat,
-            difficult,
-            parity,
-        )
-        return NativeReach(start, found, difficult)
+        search = (bm, profile, blocked, start, budget, occupied, passable_occupied, threat)
+        return NativeReach(start, native_routes(core, *search, difficult, parity), difficult)
     masks = threat.masks if threat is not None else None
     stuck = occupied - passable_occupied
     if stuck:

@@ -81,7 +81,7 @@ class Combat:
             apply_carried(self)
         self.occupant: dict[int, int] = {f.pos: f.idx for f in self.fighters}
         self.opaque = self.bm.initial_opacity()
-        self.solid = bytearray(0 if t.standable else 1 for t in self.bm.terrain)
+        self.solid = self.bm.initial_solid()
         self.round = 0
         self.events: list[ev.Event] = []
         self.history: list[Action] = []

@@ -25,7 +25,7 @@ from cwenv.engine import events as ev
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, Decision, DecisionKind
 from cwenv.engine.frames import Frame
 from cwenv.engine.native.build import Unported, core_combat, core_module
-from cwenv.engine.native.events import EventMaker, reason_text
+from cwenv.engine.native.events import reason_text
 from cwenv.engine.native.views import counters_of, decision_of, frames_of
 from cwenv.engine.state import Combat, CombatOverError, Outcome
 from cwenv.engine.turn import TurnFrame
@@ -84,8 +84,7 @@ class NativeCombat(Combat):
         first = self._dice
         self._first = (first.state, first.inc) if isinstance(first, SeededDice) else None
         self._edited = False
-        self._maker = EventMaker(game)
-        self._core = core_combat(core_module(), self)
+        self._core, self._maker = core_combat(core_module(), self)
         self._sync()
 
     # -- the mirror ---------------------------------------------------------------------------
