@@ -348,6 +348,7 @@ class PyCombat {
   }
 
   const NativeCombat& combat() const { return *combat_; }
+  bool Of(nb::handle kampf) const { return kampf_.is(kampf); }
 
  private:
   nb::object kampf_;  // its GameDesc and Lines are the combat's
@@ -358,6 +359,20 @@ class PyCombat {
 };
 
 }  // namespace
+
+// The state of a native combat built on ``kampf`` (its ``_core`` a CoreCombat of that
+// Kampf), for LoadKampf to read in place: the core's own state, which the mirror only
+// copies, so the encoder and the attack plan read no events and import nothing. nullptr
+// for any other combat (the reference's, another game's, one still being built).
+const State* NativeStateOf(nb::handle kampf, nb::handle combat) {
+  static PyObject* const name = PyUnicode_InternFromString("_core");
+  PyObject* got = nullptr;
+  if (_PyObject_LookupAttr(combat.ptr(), name, &got) < 0) throw nb::python_error();
+  const nb::object core = nb::steal(got);
+  if (!got || !nb::isinstance<PyCombat>(core)) return nullptr;
+  const PyCombat* native = nb::inst_ptr<PyCombat>(core);
+  return native->Of(kampf) ? &native->combat().state() : nullptr;
+}
 
 void BindCombat(nb::module_& m) {
   nb::exception<Unported>(m, "Unported", PyExc_NotImplementedError);

@@ -350,9 +350,16 @@ class Kampf final : public StateSource {
 
 // For the native encoder (bind_encode2.cpp): ``combat`` loaded into ``kampf``, and what it
 // holds then; false when the combat is not its game's.
+const State* NativeStateOf(nb::handle kampf, nb::handle combat);  // bind_combat.cpp
+
 bool LoadKampf(nb::handle kampf, nb::handle combat, KampfView& out) {
   if (!nb::isinstance<Kampf>(kampf)) throw nb::type_error("kampf must be a _core.Kampf");
   Kampf* k = nb::inst_ptr<Kampf>(kampf);
+  if (const State* native = NativeStateOf(kampf, combat)) {
+    out = k->view();
+    out.s = native;  // the native combat's own state, which its mirror copies
+    return true;
+  }
   if (!k->Import(combat, nb::none())) return false;
   out = k->view();
   return true;

@@ -153,3 +153,23 @@ def test_a_disarmed_attackers_previews_are_the_python_ones() -> None:
                     compared += 1
                 c.apply(legal[rng.randrange(len(legal))])
     assert compared > 100, compared
+
+
+def test_a_native_combat_is_encoded_from_the_cores_own_state() -> None:
+    """The encoder reads a native combat's state where the core keeps it (bind_kampf.cpp
+    LoadKampf): it imports nothing from the mirror, so an env's steps turn none of the
+    core's events into Python ones; the bytes are the reference's (the test above)."""
+    from cwenv.envs.env2 import KampfrundeEnv2
+
+    with engine_as("native"):
+        env = KampfrundeEnv2(scenario="feuergefecht", opponent="random")
+        env.reset(seed=3)
+        c = env.combat
+        rng = np.random.default_rng(3)
+        for _ in range(40):
+            _, _, term, trunc, _ = env.step(rng.choice(np.flatnonzero(env.action_masks())))
+            if term or trunc:
+                break
+        assert env.session.entities.native.answered >= 20
+        assert c._told == [], "the env made Python events to encode a native combat"
+        assert len(c._core.events_from(0)) > 50

@@ -140,7 +140,9 @@ def test_a_difficult_search_after_the_free_one_is_the_whole_search(
                 continue
             moves = native_moves(_core, bm, args["profile"])  # type: ignore[arg-type]
             threat = args["threat"]
-            guards = None if threat is None else [(g.x, g.y, g.reach) for g in threat.guards.values()]
+            guards = (
+                None if threat is None else [(g.x, g.y, g.reach) for g in threat.guards.values()]
+            )
             geometry = 0 if threat is None else GEOMETRIES[threat.geometry]
             common = (
                 args["blocked"],

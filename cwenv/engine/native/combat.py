@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["PROMPTS", "TURN_CHOICES", "NativeCombat", "Unported", "playable"]
 
 _UNSET: Any = object()
+_KINDS = tuple(ActionKind)  # by value: the core's history rows name kinds by number
 
 TURN_CHOICES = HANDLUNG_KINDS | {
     ActionKind.MOVE,
@@ -145,8 +146,7 @@ class NativeCombat(Combat):
         if self._core is not None:
             rows = self._core.history_from(len(made))
             if rows:
-                kinds = list(ActionKind)
-                made.extend(Action(kinds[k], *rest) for k, *rest in rows)
+                made.extend(Action(_KINDS[k], *rest) for k, *rest in rows)
         return made
 
     @history.setter
@@ -211,7 +211,7 @@ class NativeCombat(Combat):
     # -- the reference's face -----------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         if self._legal is None:
-            if not self.history:
+            if not self._made and not self.history:
                 self._adopt_edits()  # set-up edits after new_combat, as the reference sees them
             self._legal = self._core.legal()
             self._legal_set = None
@@ -222,7 +222,7 @@ class NativeCombat(Combat):
         decision; the mirror follows."""
         if self.outcome is not None:
             raise CombatOverError("the combat is over")
-        if not self.history:
+        if not self._made and not self.history:
             self._adopt_edits()
         a = action
         try:  # the core validates before it changes anything
