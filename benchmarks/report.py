@@ -31,7 +31,8 @@ def _fmt(value: float) -> str:
 
 
 def targets(figures: list[Figure]) -> list[dict[str, Any]]:
-    """The issue's targets (#9): each with the measured value and whether it is met."""
+    """The issues' targets (#9, #16, #18): each with the measured value and whether it is
+    met."""
     by = {f.name: f for f in figures}
     doorkey = by[DOORKEY].value if DOORKEY in by else None
     out: list[dict[str, Any]] = []
@@ -71,6 +72,7 @@ def targets(figures: list[Figure]) -> list[dict[str, Any]]:
         v = by["ppo2:env_share"].value
         add("candidate scorer: env share of rollout time", "≤ 25 %", v, v <= 0.25,
             f"{v / 0.25:.1f}× over" if v > 0.25 else "met")  # fmt: skip
+    out += native_targets(by, doorkey)
     scale = sorted(
         (int(f.name.split("=")[1].split(":")[0]), f.extra["us_per_turn"])
         for f in figures
@@ -81,6 +83,40 @@ def targets(figures: list[Figure]) -> list[dict[str, Any]]:
         slope = math.log(t1 / t0) / math.log(n1 / n0)
         add(f"cost per turn vs fighters ({n0}→{n1})", "at most linear (exponent ≤ 1)",
             slope, slope <= 1.0, "met" if slope <= 1 else f"exponent {slope:.2f}")  # fmt: skip
+    return out
+
+
+def native_targets(by: dict[str, Figure], doorkey: float | None) -> list[dict[str, Any]]:
+    """Issue #16's targets (the native core), each with how far it is."""
+    out: list[dict[str, Any]] = []
+
+    def value(figure: str, per_doorkey: bool = False) -> float | None:
+        if figure not in by or (per_doorkey and not doorkey):
+            return None
+        return by[figure].value / doorkey if per_doorkey and doorkey else by[figure].value
+
+    def at_least(name: str, v: float | None, goal: float, unit: str) -> None:
+        if v is not None:
+            gap = "met" if v >= goal else f"{goal / v:.1f}× short"
+            out.append({"target": name, "goal": f"≥ {goal:,g}{unit}", "value": v,
+                        "met": v >= goal, "distance": gap})  # fmt: skip
+
+    greedy = "combats:feuergefecht:steps:greedy-native"
+    at_least("4v4 greedy vs greedy in the core (feuergefecht)", value(greedy), 1000, " combats/s")
+    at_least("the same, × DoorKey", value(greedy, per_doorkey=True), 0.14, "×")
+    at_least("4v4 doctrine vs doctrine (taktiker)", value(FIREFIGHT), 300, " combats/s")
+    for name in ("duell", "feuergefecht", "strassenschlacht"):
+        v = value(f"env2:{name}:random", per_doorkey=True)
+        at_least(f"env steps (encoding 2) {name}, × DoorKey", v, 3, "×")
+    at_least("MCTS, default configuration (taktiker rollouts)", value("mcts"), 1000, " it/s")
+    at_least("MCTS, greedy rollouts in the core", value("mcts_greedy_native"), 1000, " it/s")
+    at_least("clone of a 4v4 combat from Python", value("clone"), 200_000, "/s")
+    for figure, goal in (("memory:state_bytes:4v4:kreuzung", 65_536),
+                         ("memory:rss_growth:native", 10.0)):  # fmt: skip
+        v = value(figure)
+        if v is not None:
+            out.append({"target": figure, "goal": f"< {goal:,g} {by[figure].unit}", "value": v,
+                        "met": v < goal, "distance": "met" if v < goal else "over"})  # fmt: skip
     return out
 
 
@@ -124,8 +160,8 @@ def write_results(figures: list[Figure], meta: dict[str, Any], out: Path) -> Non
         extra = "".join(f"; {k} {_fmt(v)}" for k, v in f.extra.items())
         lines.append(f"| {f.name} | {_fmt(f.value)} | {f.unit} | {ratio} | {f.note}{extra} |")
     if goals:
-        lines += ["", "## Targets (issue #9)", "", "| target | goal | measured | met | distance |"]
-        lines.append("|---|---|---:|---|---|")
+        lines += ["", "## Targets (issues #9, #16, #18)", ""]
+        lines += ["| target | goal | measured | met | distance |", "|---|---|---:|---|---|"]
         for g in goals:
             met = "yes" if g["met"] else "no"
             value = _fmt(g["value"])
