@@ -31,6 +31,13 @@ class GreedyAgent:
     name = "greedy"
     description = "greift den am stärksten verletzten Gegner in Reichweite an, sonst rückt er vor"
 
+    def native_twin(self) -> object | None:
+        """agents/native/rollouts.cpp's greedy, which makes every choice this agent makes
+        (None where the module is not built)."""
+        from agents.native_rollouts import native_policy
+
+        return native_policy(self)
+
     def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
         d = view.decision
         if d.kind is DecisionKind.TURN:

@@ -24,6 +24,7 @@ RULES = {"steps": None, "passes": "passes"}  # initiative systems: default and p
 DOCTRINE = "taktiker"  # the doctrine measured against itself
 AGENTS = (DOCTRINE, "greedy")
 DOCTRINES = (DOCTRINE, "stuermer", "schuetze")  # each against itself on feuergefecht
+TWINS = {"greedy": "; its native twin plays in the core where built"}
 
 
 def _scenarios(s: Settings) -> tuple[str, ...]:
@@ -36,44 +37,29 @@ def _game(scenario: str, rules: str | None = None) -> Game:
     return load_game(scenario, rules)
 
 
-def _combat_runner(game: Game, agent: str) -> Callable[[], int]:
+class _PythonOnly:
+    """An agent without its native twin: every decision in Python (the ``-python`` figures,
+    the ratio of the twins' gain in one run)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.act = inner.act
+
+
+def _combat_runner(game: Game, agent: str, python_only: bool = False) -> Callable[[], int]:
+    """Whole combats of ``agent`` against itself as ``play_out`` plays them (a native twin
+    plays in the core, cwenv/agent.py); ``python_only``: every decision in Python."""
     from cwenv.agent import play_out
     from cwenv.agent_registry import make_agent
 
-    agents = {0: make_agent(agent), 1: make_agent(agent), 2: make_agent(agent)}
+    agents = {side: make_agent(agent) for side in range(3)}
+    if python_only:
+        agents = {side: _PythonOnly(a) for side, a in agents.items()}
     seed = [0]
 
     def one() -> int:
         seed[0] += 1
         c = game.new_combat(seed[0])
         play_out(c, agents, {s: random.Random(seed[0] * 3 + s) for s in agents})
-        return 1
-
-    return one
-
-
-def _native_greedy_runner(game: Game) -> Callable[[], int] | None:
-    """Whole combats of greedy against greedy played by the core with the greedy agent's
-    C++ twin (agents/native/rollouts.cpp) on every side; None where the native combat or
-    the twin is not built."""
-    from agents.greedy import GreedyAgent
-    from agents.native_rollouts import native_policy
-    from cwenv.engine.native.combat import NativeCombat
-
-    twin = native_policy(GreedyAgent())
-    if twin is None or not isinstance(game.new_combat(0), NativeCombat):
-        return None
-    twins = {0: twin, 1: twin, 2: twin}
-    seed = [0]
-
-    def one() -> int:
-        seed[0] += 1
-        c = game.new_combat(seed[0])
-        if not isinstance(c, NativeCombat):
-            raise TypeError(f"seed {seed[0]}: the reference took this combat")
-        c.rollout(twins, 1 << 30, -1, 1 << 30)
-        if c.outcome is None:
-            raise RuntimeError(f"seed {seed[0]}: the combat did not end")
         return 1
 
     return one
@@ -131,15 +117,14 @@ def engine(s: Settings) -> Iterator[Figure]:
                     f"combats:{name}:{system}:{agent}",
                     "combats/s",
                     rate(_combat_runner(game, agent), s.seconds, s.repeats),
-                    note=f"({agent} vs {agent})",
+                    note=f"({agent} vs {agent}{TWINS.get(agent, '')})",
                 )
-            native = _native_greedy_runner(game)
-            if native is not None:
+            if "greedy" in agents:  # the Python agent at every decision, for the ratio
                 yield Figure(
-                    f"combats:{name}:{system}:greedy-native",
+                    f"combats:{name}:{system}:greedy-python",
                     "combats/s",
-                    rate(native, s.seconds, s.repeats),
-                    note="(greedy vs greedy, both the C++ twin, the whole combat in the core)",
+                    rate(_combat_runner(game, "greedy", True), s.seconds, s.repeats),
+                    note="(greedy vs greedy, every decision by the Python agent)",
                 )
 
 

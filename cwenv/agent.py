@@ -175,6 +175,26 @@ def scores_of(agent: Agent, view: DecisionView, legal: Sequence[Action], seed: i
     return ActionScores(agent.act(view, legal, random.Random(seed)), {}, "", "")
 
 
+@runtime_checkable
+class NativeTwin(Protocol):
+    """Optional: an agent that has a native twin — a rollout policy in C++ that makes every
+    choice the agent makes (``agents/native/``) — returns it from ``native_twin`` (None
+    where it has none). On a native combat :func:`play_out` lets the core play the twins'
+    decisions, handing back to the agents every choice they would draw at random, so the
+    game is the one the agents play alone, event for event."""
+
+    def native_twin(self) -> object | None: ...
+
+
+def native_twins(state: object, agents: Mapping[int, object]) -> dict[int, object]:
+    """The native twins of ``agents`` (by side) where ``state`` is a native combat (it can
+    ``play_on``); empty otherwise. Sides whose agent has none are left out."""
+    if not callable(getattr(state, "play_on", None)):
+        return {}
+    found = {side: a.native_twin() for side, a in agents.items() if isinstance(a, NativeTwin)}
+    return {side: twin for side, twin in found.items() if twin is not None}
+
+
 def play_out(
     combat: Combat,
     agents: dict[int, Agent],
@@ -182,9 +202,15 @@ def play_out(
 ) -> None:
     """Drive ``combat`` to its end: each decision goes to the agent of the deciding side
     (``agents`` and ``rngs`` keyed by ``Side`` value). Every combat ends, at the latest at
-    its game's ``decision_cap``."""
+    its game's ``decision_cap``. Agents with a native twin (:class:`NativeTwin`) play in the
+    core on a native combat, the same game."""
     view = DecisionView(combat)
+    twins = native_twins(combat, agents)
     while not combat.is_terminal():
+        if twins:
+            combat.play_on(twins)  # type: ignore[attr-defined]  # a NativeCombat (above)
+            if combat.is_terminal():
+                break
         side = int(combat.fighters[combat.current_fighter()].side)
         legal = combat.legal_actions()
         combat.apply(agents[side].act(view, legal, rngs[side]))
@@ -200,7 +226,12 @@ def play_through(
     :meth:`~cwenv.ruleset.Ruleset.to_move` names (``agents`` and ``rngs`` keyed by side
     index). For Corporate Wars this is :func:`play_out`, decision for decision."""
     view = ruleset.view(state)
+    twins = native_twins(state, agents)  # a native Corporate Wars combat: as play_out
     while not ruleset.is_terminal(state):
+        if twins:
+            state.play_on(twins)
+            if ruleset.is_terminal(state):
+                break
         side = ruleset.to_move(state)
         legal = ruleset.legal_actions(state)
         ruleset.apply(state, agents[side].act(view, legal, rngs[side]))

@@ -273,8 +273,10 @@ class PyCombat {
   }
 
   // agents/search.py rollout in C++: a policy capsule per side (agents._rollouts), the
-  // horizon; the decisions played.
-  int Rollout(const nb::list& policies, int stop_round, long long stop_turns, int max_steps) {
+  // horizon; the decisions played. ``exact``: stop, deferred, before a decision of a side
+  // with no policy or a choice a policy would draw at random (rollout.hpp Horizon).
+  int Rollout(const nb::list& policies, int stop_round, long long stop_turns, int max_steps,
+              bool exact) {
     if (policies.size() != 3) throw std::invalid_argument("a rollout policy per side (3)");
     std::array<const RolloutPolicy*, 3> by_side{};
     for (std::size_t i = 0; i < 3; ++i) {
@@ -285,11 +287,11 @@ class PyCombat {
       by_side[i] = static_cast<const RolloutPolicy*>(ptr);
     }
     const auto& s = combat_->state();
-    if (combat_->decision())
+    if (combat_->decision() && !exact)
       for (const Fighter& f : s.fighters)
         if (f.side >= 0 && f.side < 3 && !by_side[f.side])
           throw std::invalid_argument("no rollout policy for a side that decides");
-    return combat_->Rollout(by_side, {stop_round, stop_turns, max_steps});
+    return combat_->Rollout(by_side, {stop_round, stop_turns, max_steps, exact});
   }
 
   // What a native policy would choose now: its index into the legal list (tests).
@@ -298,7 +300,7 @@ class PyCombat {
     if (!ptr) throw nb::python_error();
     if (!combat_->decision()) throw std::invalid_argument("the combat is over");
     cwenv::Pcg32 rng = combat_->dice();
-    return static_cast<const RolloutPolicy*>(ptr)->Choose(*combat_, rng);
+    return static_cast<const RolloutPolicy*>(ptr)->Choose(*combat_, &rng);
   }
 
   void Reseed(std::uint64_t state, std::uint64_t inc) {
@@ -428,8 +430,11 @@ void BindCombat(nb::module_& m) {
            "The choices made from index ``start`` on, as (kind, actor, target, cell, arg, "
            "mumm).")
       .def("rollout", &PyCombat::Rollout, nb::arg("policies"), nb::arg("stop_round"),
-           nb::arg("stop_turns"), nb::arg("max_steps"),
-           "Play on with a native policy per side (capsules) to the horizon; the decisions.")
+           nb::arg("stop_turns"), nb::arg("max_steps"), nb::arg("exact") = false,
+           "Play on with a native policy per side (capsules) to the horizon; the decisions. "
+           "exact: stop before a choice left to the caller (``deferred``).")
+      .def_prop_ro("deferred", [](const PyCombat& c) { return c.combat().deferred(); },
+                   "The last exact rollout stopped before a choice left to the caller.")
       .def("choose", &PyCombat::Choose, nb::arg("policy"),
            "The index of the legal choice a native policy would take now.")
       .def("restrict", &PyCombat::Restrict, nb::arg("mirror"),

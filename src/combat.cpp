@@ -3,6 +3,7 @@
 // The turn and movement frames are in combat_turn.cpp.
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -102,19 +103,24 @@ int NativeCombat::Rollout(const std::array<const RolloutPolicy*, 3>& policies,
                           const Horizon& horizon) {
   constexpr std::uint64_t kPolicyStream = 0x9E3779B97F4A7C15ULL;  // apart from the dice's
   Pcg32 rng = Pcg32::FromState(dice_.state() ^ kPolicyStream, dice_.inc());
+  Pcg32* draws = horizon.exact ? nullptr : &rng;
   int steps = 0;
+  deferred_ = false;
   while (!outcome_ && round_ <= horizon.stop_round && steps < horizon.max_steps &&
          !(horizon.stop_turns >= 0 && turns() > horizon.stop_turns)) {
     const RolloutPolicy* policy = policies[s_.fighters[decider_].side];
-    if (prompt()) {
-      const std::size_t n = plegal_.size();
-      const PromptAct a = plegal_[n == 1 ? 0 : policy->Choose(*this, rng)];
-      Answer(a);
-    } else {
-      const std::size_t n = legal_.size();
-      const Act a = legal_[n == 1 ? 0 : policy->Choose(*this, rng)];
-      Apply(a);
+    const std::size_t n = prompt() ? plegal_.size() : legal_.size();
+    std::size_t i = 0;
+    // an exact play-on asks even a lone choice: the Python agent is asked at every
+    // decision, and may draw for it (greedy's last resort does)
+    if (n > 1 || horizon.exact) i = policy ? policy->Choose(*this, draws) : kDeferChoice;
+    if (i == kDeferChoice) {
+      if (!horizon.exact) throw std::logic_error("a rollout policy deferred a choice");
+      deferred_ = true;  // the caller's agent decides this one
+      break;
     }
+    if (prompt()) Answer(plegal_.at(i));
+    else Apply(legal_.at(i));
     ++steps;
   }
   return steps;

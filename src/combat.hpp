@@ -214,6 +214,8 @@ class NativeCombat {
   // own random choices draw from a stream derived from the dice (no rules draw: the dice
   // stay the combat's one generator).
   int Rollout(const std::array<const RolloutPolicy*, 3>& policies, const Horizon& horizon);
+  // The last exact rollout stopped before a choice left to the caller.
+  bool deferred() const { return deferred_; }
   long long turns() const;  // state.py counters["turns"]
   // state.py counters, in the order first counted (a dict's order).
   const std::vector<Counter>& counters() const { return counters_; }
@@ -400,6 +402,7 @@ class NativeCombat {
   std::vector<Counter> counters_;
   int round_ = 0, turn_fighter_ = -1;
   bool dirty_ = false;  // state.py mark_dirty: something that can decide the fight happened
+  bool deferred_ = false;  // Rollout: stopped before a choice left to the caller
   long long history_ = 0, forced_ = 0;
   MoveInputs scratch_;
   TurnAnswer answer_;

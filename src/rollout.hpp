@@ -16,18 +16,27 @@ class NativeCombat;
 struct RolloutPolicy {
   virtual ~RolloutPolicy() = default;
   // The index of the choice to take among c.Legal() (a TURN or ORDER decision) or
-  // c.Prompted() (a prompt); asked only where there are two or more.
-  virtual std::size_t Choose(const NativeCombat& c, Pcg32& rng) const = 0;
+  // c.Prompted() (a prompt); asked where there are two or more, and in an exact play-on
+  // (Horizon) at every decision, as the Python agent is. Where the choice is
+  // a random draw the policy draws from ``rng``; with no ``rng`` (an exact play-on, whose
+  // draws belong to the Python agent's own generator) it returns kDeferChoice instead.
+  virtual std::size_t Choose(const NativeCombat& c, Pcg32* rng) const = 0;
 };
+
+inline constexpr std::size_t kDeferChoice = static_cast<std::size_t>(-1);
 
 inline constexpr const char* kRolloutCapsule = "cwenv.kampf.RolloutPolicy";
 
 // Where a rollout stops (agents/search.py Horizon): after round ``stop_round``, after
-// ``stop_turns`` turns counted (-1: no such limit), after ``max_steps`` decisions.
+// ``stop_turns`` turns counted (-1: no such limit), after ``max_steps`` decisions. An
+// ``exact`` rollout (cwenv/agent.py play_out) also stops, deferred, before a decision of a
+// side with no policy and before a choice its policy would draw at random, so that the
+// Python agents make those and every game is the one they would play alone.
 struct Horizon {
   int stop_round;
   long long stop_turns;
   int max_steps;
+  bool exact = false;
 };
 
 }  // namespace cwenv::kampf

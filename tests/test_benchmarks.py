@@ -94,14 +94,14 @@ def test_the_native_cores_targets_say_how_far_each_is() -> None:
 
     figures = [
         Figure(DOORKEY, "steps/s", [5_000.0]),
-        Figure("combats:feuergefecht:steps:greedy-native", "combats/s", [1_000.0]),
+        Figure("combats:feuergefecht:steps:greedy", "combats/s", [1_000.0]),
         Figure("combats:feuergefecht:steps:taktiker", "combats/s", [25.0]),
         Figure("env2:feuergefecht:random", "steps/s", [7_500.0]),
         Figure("clone", "clones/s", [50_000.0]),
         Figure("memory:rss_growth:native", "MB", [12.0]),
     ]
     by = {t["target"]: t for t in targets(figures)}
-    assert by["4v4 greedy vs greedy in the core (feuergefecht)"]["distance"] == "met"
+    assert by["4v4 greedy vs greedy (feuergefecht)"]["distance"] == "met"
     assert by["the same, × DoorKey"]["value"] == 0.2 and by["the same, × DoorKey"]["met"]
     assert by["4v4 doctrine vs doctrine (taktiker)"]["distance"] == "12.0× short"
     assert by["env steps (encoding 2) feuergefecht, × DoorKey"]["distance"] == "2.0× short"

@@ -7,7 +7,9 @@
 // hurt standing enemy in reach is attacked, else the nearest cell to an enemy is walked
 // to, else a reload, else the end of the turn; prompts get the obvious answers. Its one
 // random choice (no such option at all) draws from the rollout's PCG32 stream instead of
-// Python's random.Random. tests/test_native_rollouts.py holds it to the Python agent.
+// Python's random.Random, or, in an exact play-on (whole games, cwenv/agent.py play_out),
+// is left to the Python agent and its generator. tests/test_native_rollouts.py holds it
+// to the Python agent.
 #include <nanobind/nanobind.h>
 
 #include <algorithm>
@@ -38,7 +40,7 @@ int Chebyshev(int width, int a, int b) {
 
 class Greedy final : public RolloutPolicy {
  public:
-  std::size_t Choose(const NativeCombat& c, cwenv::Pcg32& rng) const override {
+  std::size_t Choose(const NativeCombat& c, cwenv::Pcg32* rng) const override {
     const Asked kind = *c.decision();
     if (kind == Asked::kTurn) return Turn(c, rng);
     if (kind == Asked::kOrder) return 0;  // no preferred kind: the first
@@ -52,7 +54,7 @@ class Greedy final : public RolloutPolicy {
 
  private:
   // GreedyAgent._turn
-  static std::size_t Turn(const NativeCombat& c, cwenv::Pcg32& rng) {
+  static std::size_t Turn(const NativeCombat& c, cwenv::Pcg32* rng) {
     const std::vector<Act>& legal = c.Legal();
     const std::vector<Fighter>& fighters = c.state().fighters;
     std::size_t best = legal.size();
@@ -91,7 +93,9 @@ class Greedy final : public RolloutPolicy {
       if (legal[i].kind == Kind::kReload) return i;
     for (std::size_t i = 0; i < legal.size(); ++i)
       if (legal[i].kind == Kind::kEndTurn) return i;
-    return rng.Bounded(static_cast<std::uint32_t>(legal.size()));
+    // the random last resort: the Python agent's own generator draws it in an exact play
+    if (!rng) return kDeferChoice;
+    return rng->Bounded(static_cast<std::uint32_t>(legal.size()));
   }
 
   // greedy.py _keep_better (M03): keep whichever of the two rolls is the better result.

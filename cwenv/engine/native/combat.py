@@ -164,6 +164,21 @@ class NativeCombat(Combat):
         self._sync()
         return played
 
+    def play_on(self, policies: dict[int, Any]) -> int:
+        """Play on in the core with the native twins ``policies`` (capsules by side, the
+        agents' own, :class:`cwenv.agent.NativeTwin`) to the combat's end, stopping before
+        a decision of a side without a twin and before a choice a twin leaves to its agent
+        (a random draw): the agents' game, event for event. The decisions played."""
+        if self.outcome is not None:
+            return 0
+        if not self._made and not self.history:
+            self._adopt_edits()  # set-up edits, as apply() takes them
+        by_side = [policies.get(side) for side in range(3)]
+        played = int(self._core.rollout(by_side, 1 << 30, -1, 1 << 30, exact=True))
+        if played:
+            self._sync()
+        return played
+
     def current_fighter(self) -> int:
         got = self._core.decision
         return -1 if got is None else int(got[1])
