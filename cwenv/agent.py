@@ -19,8 +19,9 @@ and :func:`play_through` plays any ruleset's game.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from typing_extensions import TypeVar
@@ -186,13 +187,17 @@ class NativeTwin(Protocol):
     def native_twin(self) -> object | None: ...
 
 
-def native_twins(state: object, agents: Mapping[int, object]) -> dict[int, object]:
-    """The native twins of ``agents`` (by side) where ``state`` is a native combat (it can
-    ``play_on``); empty otherwise. Sides whose agent has none are left out."""
-    if not callable(getattr(state, "play_on", None)):
-        return {}
+def native_play(state: object, agents: Mapping[int, object]) -> Callable[[], int] | None:
+    """Where ``state`` is a native combat and some of ``agents`` (by side) have a native
+    twin: a call that lets the core play on with those twins (``NativeCombat.play_on``: to
+    the end, or to a decision it leaves to Python) and says how many decisions it played.
+    None otherwise."""
+    play_on = getattr(state, "play_on", None)
+    if not callable(play_on):
+        return None
     found = {side: a.native_twin() for side, a in agents.items() if isinstance(a, NativeTwin)}
-    return {side: twin for side, twin in found.items() if twin is not None}
+    twins = {side: twin for side, twin in found.items() if twin is not None}
+    return partial(play_on, twins) if twins else None
 
 
 def play_out(
@@ -205,10 +210,10 @@ def play_out(
     its game's ``decision_cap``. Agents with a native twin (:class:`NativeTwin`) play in the
     core on a native combat, the same game."""
     view = DecisionView(combat)
-    twins = native_twins(combat, agents)
+    fast = native_play(combat, agents)
     while not combat.is_terminal():
-        if twins:
-            combat.play_on(twins)  # type: ignore[attr-defined]  # a NativeCombat (above)
+        if fast is not None:
+            fast()
             if combat.is_terminal():
                 break
         side = int(combat.fighters[combat.current_fighter()].side)
@@ -226,10 +231,10 @@ def play_through(
     :meth:`~cwenv.ruleset.Ruleset.to_move` names (``agents`` and ``rngs`` keyed by side
     index). For Corporate Wars this is :func:`play_out`, decision for decision."""
     view = ruleset.view(state)
-    twins = native_twins(state, agents)  # a native Corporate Wars combat: as play_out
+    fast = native_play(state, agents)  # a native Corporate Wars combat: as play_out
     while not ruleset.is_terminal(state):
-        if twins:
-            state.play_on(twins)
+        if fast is not None:
+            fast()
             if ruleset.is_terminal(state):
                 break
         side = ruleset.to_move(state)

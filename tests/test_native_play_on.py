@@ -18,7 +18,7 @@ pytest.importorskip("agents._rollouts", reason="the native rollout policies are 
 import cwenv.agent as agent_module
 from agents.greedy import GreedyAgent
 from agents.taktiker import Taktiker
-from cwenv.agent import Agent, DecisionView, native_twins, play_out
+from cwenv.agent import Agent, DecisionView, native_play, play_out
 from cwenv.engine.actions import Action
 from cwenv.engine.native.combat import NativeCombat
 from cwenv.native import cases
@@ -100,7 +100,7 @@ def test_the_runner_plays_the_same_games_with_the_twins(monkeypatch: pytest.Monk
         case = cases.case_of(4, "shipped")
         game = case.game("native")
         fast = [_log(play_combat(game, "greedy", "greedy", seed)) for seed in range(3)]
-        monkeypatch.setattr(agent_module, "native_twins", lambda state, agents: {})
+        monkeypatch.setattr(agent_module, "native_play", lambda state, agents: None)
         slow = [_log(play_combat(game, "greedy", "greedy", seed)) for seed in range(3)]
     assert fast == slow
 
@@ -109,7 +109,7 @@ def test_no_twins_on_the_reference_combat() -> None:
     with engine_as("python"):
         case = cases.case_of(0, "shipped")
         c = case.game("python").new_combat(case.seed)
-        assert native_twins(c, {0: GreedyAgent()}) == {}
+        assert native_play(c, {0: GreedyAgent()}) is None
 
 
 def _episode(scenario: str, seed: int) -> tuple[list[bytes], list[float], int]:
@@ -152,7 +152,7 @@ def test_the_envs_greedy_opponent_plays_in_the_core(monkeypatch: pytest.MonkeyPa
             fast, fast_rewards, played = _episode(scenario, 5)
             assert played > 100, played
             with monkeypatch.context() as m:
-                m.setattr("cwenv.envs.kampfrunde.native_twins", lambda state, agents: {})
+                m.setattr("cwenv.envs.kampfrunde.native_play", lambda state, agents: None)
                 slow, slow_rewards, none = _episode(scenario, 5)
             assert none == 0
             assert fast == slow and fast_rewards == slow_rewards, scenario

@@ -11,7 +11,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from cwenv.agent import DecisionView, native_twins
+from cwenv.agent import DecisionView, native_play
 from cwenv.engine.state import Combat
 from cwenv.envs.errors import InvalidActionError, action_index
 from cwenv.envs.game_encoder import (
@@ -143,7 +143,7 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
         self._enc: Encoded | None = None
         self._opponent = self._fallback = self._make_opponent()
         self._rng = self._fallback_rng = random.Random(0)
-        self._twins: dict[int, object] = {}
+        self._native: Callable[[], int] | None = None
         self._viewer = self.session.sides.index(self.side)
         self._steps = 0
         self._restarts = 0
@@ -170,7 +170,7 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
             self._combat = combat
             self._view = DecisionView(combat)
             # the opponent's native twin plays its decisions in the core (the same game)
-            self._twins = native_twins(
+            self._native = native_play(
                 combat, {int(s): self._opponent for s in Side if s is not self.side}
             )
             self._advance()
@@ -249,7 +249,7 @@ class KampfrundeEnv(gym.Env[Obs, np.int64]):
                 self._viewer = f.idx
                 self._enc = self.session.encode(c)
                 return
-            if self._twins and c.play_on(self._twins):  # type: ignore[attr-defined]
+            if self._native is not None and self._native():
                 continue  # the core played up to a decision it leaves to Python
             c.apply(self._opponent.act(self._view, c.legal_actions(), self._rng))
         raise RuntimeError(f"the opponent took {MAX_OPPONENT_DECISIONS} decisions in a row")
