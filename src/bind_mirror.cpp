@@ -1,5 +1,6 @@
 // The native combat's Python mirror (bind_mirror.hpp): conversions only, no rules.
 #include "bind_mirror.hpp"
+#include "py_read.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -89,17 +90,9 @@ void SetInt(nb::handle o, const nb::object& name, long long v) {
 void SetBool(nb::handle o, const nb::object& name, bool v) {
   Set(o, name, v ? Py_True : Py_False);
 }
-nb::object Get(nb::handle o, const nb::object& name) {
-  PyObject* v = PyObject_GetAttr(o.ptr(), name.ptr());
-  if (!v) throw nb::python_error();
-  return nb::steal(v);
-}
-long long AsInt(nb::handle o) {
-  const long long v = PyLong_AsLongLong(o.ptr());
-  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-  return v;
-}
-long long Int(nb::handle o, const nb::object& name) { return AsInt(Get(o, name)); }
+using sync_detail::Get;  // the event sync's readers (sync.cpp), Python's errors raised
+using sync_detail::Int;
+long long AsInt(nb::handle o) { return Int(o.ptr()); }
 bool Bool(nb::handle o, const nb::object& name) { return Get(o, name).ptr() == Py_True; }
 
 // A Python list of the first ``n`` values.

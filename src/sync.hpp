@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "kampf.hpp"
+#include "py_read.hpp"
 
 namespace cwenv::kampf {
 
@@ -94,12 +95,7 @@ struct SyncCounts {
 
 class EventSync;
 
-// An event's field (sync.cpp): Python's error raised as nb::python_error.
-namespace sync_detail {
-nb::object Get(nb::handle o, const nb::object& name);
-long long Int(PyObject* o);
-long long Int(nb::handle o, const nb::object& name);
-}  // namespace sync_detail
+// An event's field: sync_detail's readers (py_read.hpp).
 
 // One combat's kept state, held by the combat as its ``_core_token`` (a _core.KampfState):
 // a Kampf serves several combats of its game in turn (a vector env, two fights played

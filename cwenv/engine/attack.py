@@ -31,6 +31,7 @@ from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.hits import crit_rows, hit_effects
 from cwenv.engine.payloads import AttackPrompt, AttackRef, CheckInfo, CheckPurpose
 from cwenv.engine.prompts import defence_choices, niederwerfen_choices
+from cwenv.engine.tables.checks import check_text
 from cwenv.invariants import present
 from cwenv.model.specs import HackSpec, WeaponSpec
 from cwenv.model.types import AttackMode, Condition, CoverLevel, Maneuver
@@ -188,7 +189,7 @@ class AttackFrame(Frame):
         self.no_cover_pw = plan.no_cover_probenwert
         self.stage = _ROLLED
         about = CheckInfo(CheckPurpose.ATTACK, self.ref(t.idx, None))
-        text = f"{self._means(a)} gegen {t.name}"
+        text = check_text(CheckPurpose.ATTACK, self._means(a), t.name)
         return CheckFrame(a.idx, plan.parts, text, about, plan.own_parts)
 
     def _rolled(self, c: Combat, a: FighterState, result: ProbeResult) -> Decision | Frame | Return:
@@ -228,7 +229,9 @@ class AttackFrame(Frame):
         skill = max(values, key=t.spec.value)
         self.stage = _PATZER_DEFENDED
         about = CheckInfo(CheckPurpose.DEFENCE, self.ref(t.idx, self.attack))
-        return check(c, t, skill, "Verteidigung", about, reaction=True, defence=True)
+        return check(
+            c, t, skill, check_text(CheckPurpose.DEFENCE), about, reaction=True, defence=True
+        )
 
     def _patzer_defended(
         self, c: Combat, a: FighterState, result: ProbeResult
@@ -275,7 +278,9 @@ class AttackFrame(Frame):
         self.defended = True
         about = CheckInfo(CheckPurpose.DEFENCE, self.ref(t.idx, self.attack))
         skill = value.skill
-        return check(c, t, skill, "Verteidigung", about, reaction=True, defence=True)
+        return check(
+            c, t, skill, check_text(CheckPurpose.DEFENCE), about, reaction=True, defence=True
+        )
 
     def _compared(
         self, c: Combat, a: FighterState, result: ProbeResult

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from cwenv.engine.state import Combat
 
 from cwenv.engine.movement import MoveFrame, fall_dice, move_profile
+from cwenv.engine.tables.checks import check_text
 from cwenv.invariants import present
 
 
@@ -91,7 +92,7 @@ class FallFrame(Frame):
             if not self.outside_turn and not self.checked and c.options.own_turn_fall_roll:
                 self.stage = _FALL_CAUGHT  # X18: B05's roll, no reaction in one's own turn
                 about = CheckPurpose.CATCH_FALL
-                return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen", about)
+                return check(c, f, CheckValue.INFILTRATION, check_text(about), about)
             value = None
         if self.stage == _FALL_ANSWERED:
             self.stage = _FALL_FALLING
@@ -99,7 +100,7 @@ class FallFrame(Frame):
                 pay_reaction(c, f, value.mumm, ev.ReactionKind.CATCH_FALL)
                 self.stage = _FALL_CAUGHT
                 about = CheckPurpose.CATCH_FALL
-                return check(c, f, CheckValue.INFILTRATION, "Sturz abfangen", about, reaction=True)
+                return check(c, f, CheckValue.INFILTRATION, check_text(about), about, reaction=True)
         if self.stage == _FALL_CAUGHT:
             result: ProbeResult = value
             if result.success:
@@ -210,7 +211,13 @@ def difficult_check(c: Combat, f: FighterState, kind: StepKind) -> Frame:
     """H07: the check of a Schwierige Bewegung of ``kind`` (counted per kind)."""
     label = DIFFICULT_SKILL_NAMES[kind]
     c.count(f"move:{label}")
-    return check(c, f, difficult_check_value(c, kind), label, CheckPurpose.MOVE)
+    return check(
+        c,
+        f,
+        difficult_check_value(c, kind),
+        check_text(CheckPurpose.MOVE, label),
+        CheckPurpose.MOVE,
+    )
 
 
 def difficult_check_value(c: Combat, kind: StepKind) -> CheckValue:

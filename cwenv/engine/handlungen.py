@@ -21,6 +21,7 @@ from cwenv.engine.conditions import lose_condition
 from cwenv.engine.damage import DamageFrame, heal
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.payloads import CheckPurpose
+from cwenv.engine.tables.checks import check_text
 from cwenv.engine.tables.conditions import CONDITIONS
 from cwenv.invariants import present
 from cwenv.model.specs import AbilityKind, ItemKind
@@ -208,7 +209,9 @@ def shake_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """H12: the condition's own check (its entry in the conditions table)."""
     cond = a.condition
     value = present(CONDITIONS[cond].shake_check, f"a shake check of {cond.name}")
-    return check(c, f, value(c.options), f"{cond.label} abschütteln", CheckPurpose.SHAKE)
+    return check(
+        c, f, value(c.options), check_text(CheckPurpose.SHAKE, cond.label), CheckPurpose.SHAKE
+    )
 
 
 def shake_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -219,7 +222,9 @@ def shake_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) ->
 
 def mumm_probe_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """Z02, X02: the benommen check (``options.benommen_check``)."""
-    return check(c, f, c.options.benommen_check, "Mumm-Probe (benommen)", CheckPurpose.BENOMMEN)
+    return check(
+        c, f, c.options.benommen_check, check_text(CheckPurpose.BENOMMEN), CheckPurpose.BENOMMEN
+    )
 
 
 def mumm_probe_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -231,7 +236,13 @@ def mumm_probe_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResul
 def stabilise_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """D09: Technik to stabilise a dying fighter."""
     patient = c.fighters[a.target].name
-    return check(c, f, CheckValue.TECHNIK, f"{patient} stabilisieren", CheckPurpose.STABILISE)
+    return check(
+        c,
+        f,
+        CheckValue.TECHNIK,
+        check_text(CheckPurpose.STABILISE, patient),
+        CheckPurpose.STABILISE,
+    )
 
 
 def stabilise_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -255,7 +266,9 @@ def free_weapon_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """A08 Waffe blockiert: Technik for a ranged weapon, Unbeugsamkeit for a melee one."""
     w = f.weapons[a.weapon]
     skill = CheckValue.TECHNIK if w.kind is WeaponKind.RANGED else CheckValue.UNBEUGSAMKEIT
-    return check(c, f, skill, f"{w.name} befreien", CheckPurpose.FREE_WEAPON)
+    return check(
+        c, f, skill, check_text(CheckPurpose.FREE_WEAPON, w.name), CheckPurpose.FREE_WEAPON
+    )
 
 
 def free_weapon_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:
@@ -267,7 +280,9 @@ def free_weapon_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResu
 
 def rucksack_check(c: Combat, f: FighterState, a: Action) -> CheckFrame:
     """H06: Operations to find an item in the backpack."""
-    return check(c, f, CheckValue.OPERATIONS, "Rucksack durchsuchen", CheckPurpose.RUCKSACK)
+    return check(
+        c, f, CheckValue.OPERATIONS, check_text(CheckPurpose.RUCKSACK), CheckPurpose.RUCKSACK
+    )
 
 
 def rucksack_outcome(c: Combat, f: FighterState, a: Action, result: ProbeResult) -> Frame | None:

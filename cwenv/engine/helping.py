@@ -18,6 +18,7 @@ from cwenv.engine.actions import Decision
 from cwenv.engine.frames import Frame, Return
 from cwenv.engine.parts import HELP, VALUE_SOURCES, PartKind, Parts
 from cwenv.engine.payloads import CheckInfo, CheckPurpose
+from cwenv.engine.tables.checks import check_text
 from cwenv.model.types import AttackMode, CheckValue
 from cwenv.rules.options import HelpModifier, HelpScope
 
@@ -122,6 +123,6 @@ class HelpersFrame(Frame):
         if self.next < len(self.helpers):
             helper = c.fighters[self.helpers[self.next]]
             self.next += 1
-            text = f"{c.fighters[self.ally].name} helfen"
+            text = check_text(CheckPurpose.HELP, c.fighters[self.ally].name)
             return check(c, helper, self.skill, text, CheckPurpose.HELP, self.modifiers)
         return Return(self.best)

@@ -17,6 +17,7 @@ from cwenv.engine.damage import LoseLPFrame, zehrend_damage
 from cwenv.engine.frames import DONE, Frame, Return
 from cwenv.engine.movement import in_danger_zone
 from cwenv.engine.payloads import CheckPurpose, OrderPrompt
+from cwenv.engine.tables.checks import check_text
 from cwenv.engine.victory import decide_at_round_end
 from cwenv.model.types import CheckValue, Condition, Skill
 from cwenv.rules.options import (
@@ -156,7 +157,9 @@ class RoundFrame(Frame):
             if self.si < len(self.ambush):
                 f = c.fighters[self.ambush[self.si]]
                 self.si += 1
-                return check(c, f, CheckValue.REFLEXE, "Hinterhalt", CheckPurpose.AMBUSH)
+                return check(
+                    c, f, CheckValue.REFLEXE, check_text(CheckPurpose.AMBUSH), CheckPurpose.AMBUSH
+                )
             self.stage = _TURNS
             value = None
         if self.stage == _TURNS:
@@ -339,7 +342,7 @@ class EndOfRoundFrame(Frame):
                     c,
                     f,
                     CheckValue(c.options.zehrend_check(kind).value),
-                    f"Zehrend ({kind}) beenden",
+                    check_text(CheckPurpose.ZEHREND, kind),
                     CheckPurpose.ZEHREND,
                 )
             else:
@@ -352,7 +355,13 @@ class EndOfRoundFrame(Frame):
         if self.phase == _DYING_CHECK:  # dying check (D08)
             if want_dying and f.conditions >> Condition.STERBEND & 1 and not f.dead:
                 self.phase = _DYING_RESULT
-                return check(c, f, CheckValue.UNBEUGSAMKEIT, "Sterben", CheckPurpose.DYING)
+                return check(
+                    c,
+                    f,
+                    CheckValue.UNBEUGSAMKEIT,
+                    check_text(CheckPurpose.DYING),
+                    CheckPurpose.DYING,
+                )
             self._next_fighter()
             return None
         if self.phase == _DYING_RESULT:

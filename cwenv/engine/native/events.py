@@ -17,7 +17,9 @@ from cwenv.engine import events as ev
 from cwenv.engine.falls import DIFFICULT_SKILL_NAMES, DIFFICULT_VERBS
 from cwenv.engine.native.strike import ARMOUR_MODES, CRIT_ROWS, FUMBLE_ROWS, zehrend_kinds
 from cwenv.engine.parts import Part
+from cwenv.engine.payloads import CheckPurpose
 from cwenv.engine.plan_core import typed_parts
+from cwenv.engine.tables.checks import check_text
 from cwenv.model.types import AttackMode, Cell, Condition, Maneuver, MummSpend, Side
 
 if TYPE_CHECKING:
@@ -59,17 +61,6 @@ LOST_BY = ("Mumm", "stabilisiert sich selbst", "steht auf", "Probe", "Stimulans"
 """src/combat_events.hpp LostBy's texts (None: "stabilisiert von <medic>")."""
 FACTORS = ("", "resistent", "verwundbar", "immun")
 """damage.py resistance_factor's texts by src/combat_events.hpp Factor."""
-PURPOSES = {
-    1: "Verteidigung",
-    2: "Sterben",
-    3: "Mumm-Probe (benommen)",
-    6: "Sturz abfangen",
-    8: "Hinterhalt",
-    12: "Rucksack durchsuchen",
-}
-"""A check's text by src/combat_events.hpp Purpose (the attack's and a Zehrend's are
-their own)."""
-ATTACK, SHAKE, ZEHREND, MOVE, STABILISE, HELP, FREE_WEAPON = 0, 4, 5, 7, 9, 10, 11
 DISARMED_TEXT = "−2 auf Angriff und Schaden"
 """Acted DISARMED's text (tables/maneuvers.py _entwaffnen, K01)."""
 
@@ -179,7 +170,7 @@ class EventMaker:
         own: int,
         *rest: Any,
     ) -> ev.Event:
-        if purpose == HELP:  # the main check's modifiers a helper shares are the ally's (X59)
+        if purpose == CheckPurpose.HELP:  # a helper shares the ally's main-check modifiers (X59)
             typed = self._typed(fighter, parts[:own]) + self._typed(target, parts[own:])
         else:
             typed = self._typed(fighter, parts)
@@ -189,22 +180,23 @@ class EventMaker:
     def check_text(
         self, fighter: int, purpose: int, attacker: int, target: int, mode: int, index: int
     ) -> str:
-        """What a check is for, as its frame names it (CheckRolled.purpose, describe())."""
-        if purpose == ATTACK:
-            return f"{self._means(attacker, mode, index)} gegen {self.names[target]}"
-        if purpose == ZEHREND:
-            return f"Zehrend ({self.kinds[index]}) beenden"
-        if purpose == SHAKE:
-            return f"{Condition(index).label} abschütteln"
-        if purpose == STABILISE:
-            return f"{self.names[target]} stabilisieren"
-        if purpose == HELP:
-            return f"{self.names[target]} helfen"
-        if purpose == FREE_WEAPON:
-            return f"{self._weapon(fighter, index)} befreien"
-        if purpose == MOVE:
-            return DIFFICULT_SKILL_NAMES[StepKind(index)]
-        return PURPOSES[purpose]
+        """What a check is for, as its frame names it (CheckRolled.purpose, describe()): the
+        purpose's text (tables/checks.py check_text) with its subjects."""
+        p = CheckPurpose(purpose)
+        subjects: tuple[str, ...] = ()
+        if p is CheckPurpose.ATTACK:
+            subjects = (self._means(attacker, mode, index), self.names[target])
+        elif p is CheckPurpose.ZEHREND:
+            subjects = (self.kinds[index],)
+        elif p is CheckPurpose.SHAKE:
+            subjects = (Condition(index).label,)
+        elif p in (CheckPurpose.STABILISE, CheckPurpose.HELP):
+            subjects = (self.names[target],)
+        elif p is CheckPurpose.FREE_WEAPON:
+            subjects = (self._weapon(fighter, index),)
+        elif p is CheckPurpose.MOVE:
+            subjects = (DIFFICULT_SKILL_NAMES[StepKind(index)],)
+        return check_text(p, *subjects)
 
     def _typed(self, fighter: int, triples: tuple[tuple[int, int, int], ...]) -> tuple[Part, ...]:
         key = (fighter, triples)

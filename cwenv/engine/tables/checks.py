@@ -35,31 +35,44 @@ def _defence(options: RuleOptions) -> bool:
 class CheckPurposeRule:
     """``patzer``: whether a Patzer of this check does more than fail (M01 can matter);
     ``graded``: whether its QS, roll or Volltreffer counts beyond success (M03 on a success
-    can matter); ``rule``: where that is written."""
+    can matter); ``rule``: where that is written; ``text``: what the check is for in the
+    narration (CheckRolled.purpose), ``{}`` where its subjects go (:func:`check_text`)."""
 
     purpose: CheckPurpose
     rule: str
     patzer: Callable[[RuleOptions], bool]
     graded: bool
+    text: str
 
 
 CHECK_PURPOSES: Mapping[CheckPurpose, CheckPurposeRule] = rule_table(
     CheckPurpose,
     (
-        CheckPurposeRule(_P.ATTACK, "A08, A04", _always, True),  # the Patzer table; QS
-        CheckPurposeRule(_P.DEFENCE, "A04, X09", _defence, True),  # the roll is compared
-        CheckPurposeRule(_P.DYING, "D08", _always, True),  # Patzer: death; Volltreffer: stable
-        CheckPurposeRule(_P.BENOMMEN, "Z02", _never, False),
-        CheckPurposeRule(_P.SHAKE, "H12", _never, False),
-        CheckPurposeRule(_P.ZEHREND, "Z08", _never, False),
-        CheckPurposeRule(_P.CATCH_FALL, "R05", _never, True),  # QS dice fewer
-        CheckPurposeRule(_P.MOVE, "B05", _never, True),  # a jump down: QS dice fewer
-        CheckPurposeRule(_P.AMBUSH, "X45", _never, False),
-        CheckPurposeRule(_P.STABILISE, "D09, X35", _always, False),  # Patzer: 1 damage
-        CheckPurposeRule(_P.HELP, "P08", _never, True),  # the best helper's QS counts
-        CheckPurposeRule(_P.FREE_WEAPON, "A08", _never, False),
-        CheckPurposeRule(_P.RUCKSACK, "H06", _never, False),
+        # the Patzer table; QS
+        CheckPurposeRule(_P.ATTACK, "A08, A04", _always, True, "{} gegen {}"),
+        # the roll is compared
+        CheckPurposeRule(_P.DEFENCE, "A04, X09", _defence, True, "Verteidigung"),
+        # Patzer: death; Volltreffer: stable
+        CheckPurposeRule(_P.DYING, "D08", _always, True, "Sterben"),
+        CheckPurposeRule(_P.BENOMMEN, "Z02", _never, False, "Mumm-Probe (benommen)"),
+        CheckPurposeRule(_P.SHAKE, "H12", _never, False, "{} abschütteln"),
+        CheckPurposeRule(_P.ZEHREND, "Z08", _never, False, "Zehrend ({}) beenden"),
+        CheckPurposeRule(_P.CATCH_FALL, "R05", _never, True, "Sturz abfangen"),  # QS dice fewer
+        CheckPurposeRule(_P.MOVE, "B05", _never, True, "{}"),  # a jump down: QS dice fewer
+        CheckPurposeRule(_P.AMBUSH, "X45", _never, False, "Hinterhalt"),
+        # Patzer: 1 damage
+        CheckPurposeRule(_P.STABILISE, "D09, X35", _always, False, "{} stabilisieren"),
+        # the best helper's QS counts
+        CheckPurposeRule(_P.HELP, "P08", _never, True, "{} helfen"),
+        CheckPurposeRule(_P.FREE_WEAPON, "A08", _never, False, "{} befreien"),
+        CheckPurposeRule(_P.RUCKSACK, "H06", _never, False, "Rucksack durchsuchen"),
     ),
     lambda r: r.purpose,
     "CHECK_PURPOSES (cwenv.engine.tables.checks)",
 )
+
+
+def check_text(purpose: CheckPurpose, *subjects: str) -> str:
+    """What a check of ``purpose`` is for, its ``subjects`` (the weapon and the target, the
+    condition, the patient, …) put in: the narration both engines write."""
+    return CHECK_PURPOSES[purpose].text.format(*subjects)
