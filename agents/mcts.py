@@ -28,6 +28,7 @@ from agents.search import (
     Horizon,
     SearchConfig,
     base_scores,
+    decide,
     new_seed,
     prepare_agents,
     rollout,
@@ -39,6 +40,7 @@ from agents.search import (
 from cwenv.agent import ActionScores, Agent, DecisionView
 from cwenv.engine.actions import Action, DecisionKind
 from cwenv.engine.game import Game
+from cwenv.engine.state import Combat
 from cwenv.model.types import Side
 
 
@@ -208,9 +210,9 @@ class MCTSAgent:
                 or not self._searched(d.kind)
                 or (d.kind is DecisionKind.TURN and not worth_searching(sim_view, legal, cfg))
             ):
-                sim.apply(self.policy.act(sim_view, legal, it_rng))
+                sim.apply(self._decide(self.policy, sim, sim_view, legal, it_rng))
                 continue
-            cands = self._open(node, sim_view, legal, it_rng)
+            cands = self._open(node, sim, sim_view, legal, it_rng)
             action, child, fresh = self._select(node, cands)
             sim.apply(action)
             path.append(child)
@@ -225,9 +227,23 @@ class MCTSAgent:
             n.w += value
             n.w2 += value * value
 
+    def _decide(
+        self,
+        agent: Agent,
+        sim: Combat,
+        sim_view: DecisionView,
+        legal: Sequence[Action],
+        rng: random.Random,
+    ) -> Action:
+        """``agent``'s choice, its native twin's where rollouts may run in the core."""
+        if self.config.native_rollouts:
+            return decide(agent, sim, sim_view, legal, rng)
+        return agent.act(sim_view, legal, rng)
+
     def _open(
         self,
         node: Node,
+        sim: Combat,
         sim_view: DecisionView,
         legal: Sequence[Action],
         rng: random.Random,
@@ -238,7 +254,7 @@ class MCTSAgent:
             cands = [a for a in node.cands if a in ok]
             if cands:
                 return cands
-        prior = self.base.act(sim_view, legal, rng)
+        prior = self._decide(self.base, sim, sim_view, legal, rng)
         cands = self._candidates(sim_view, legal, prior, rng)
         if node.cands is None:
             node.cands = cands

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from agents.board import Board, cover_cells, hostile_sides
 from agents.config import AgentConfig
-from agents.native_rollouts import native_policy
+from agents.native_rollouts import native_twin
 from agents.worth import condition_cost
 from cwenv.agent import ActionScores, Agent, DecisionView, Scoring
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
@@ -65,8 +65,8 @@ class SearchConfig(AgentConfig):
     native_rollouts: bool = Field(
         default=True,
         description="Play rollouts in C++ where the combat is native and every rollout agent "
-        "has a native twin (greedy): the same choices, but for a random last resort drawn from "
-        "the core's stream; false: always in Python.",
+        "has a native twin (greedy, taktiker): the same rollouts, each choice a twin leaves to "
+        "its agent made in Python; false: always in Python.",
     )
     max_moves: int = Field(default=5, ge=0, le=200, description="MOVE cells kept as candidates.")
     max_candidates: int = Field(default=14, ge=1, le=500, description="Candidates per decision.")
@@ -178,23 +178,50 @@ class Horizon:
 def rollout(sim: Combat, policies: dict[int, Agent], rng: random.Random, horizon: Horizon) -> int:
     """Play ``sim`` on with ``policies`` (by side) until the horizon or ``max_steps``
     decisions; returns the decisions played. On the native combat with a native twin of
-    every side's policy (:mod:`agents.native_rollouts`) the core plays them, the same
-    choices but for a policy's random last resort, which draws from the core's stream."""
-    if isinstance(sim, NativeCombat) and horizon.native:
-        twins = {side: native_policy(agent) for side, agent in policies.items()}
-        if all(t is not None for t in twins.values()):
-            return sim.rollout(twins, horizon.stop_round, horizon.stop_turns, horizon.max_steps)
-    view = DecisionView(sim)
+    every side's policy (:mod:`agents.native_rollouts`) the core plays their choices and
+    hands back each one a twin leaves to its agent (one it does not value, a random last
+    resort), which the agent makes here with ``rng``: the same rollout either way."""
     steps = 0
+    view = DecisionView(sim)
+    if isinstance(sim, NativeCombat) and horizon.native:
+        twins = {side: native_twin(agent) for side, agent in policies.items()}
+        if all(t is not None for t in twins.values()):
+            while steps < horizon.max_steps:
+                left = horizon.max_steps - steps
+                steps += sim.rollout(twins, horizon.stop_round, horizon.stop_turns, left, True)
+                if not sim.deferred or steps >= horizon.max_steps:
+                    return steps
+                _step(sim, view, policies, rng)
+                steps += 1
+            return steps
     while not horizon.reached(sim) and steps < horizon.max_steps:
-        legal = sim.legal_actions()
-        if len(legal) == 1:
-            sim.apply(legal[0])
-        else:
-            side = int(sim.fighters[sim.current_fighter()].side)
-            sim.apply(policies[side].act(view, legal, rng))
+        _step(sim, view, policies, rng)
         steps += 1
     return steps
+
+
+def decide(
+    agent: Agent, sim: Combat, view: DecisionView, legal: Sequence[Action], rng: random.Random
+) -> Action:
+    """``agent``'s choice on ``sim``: its native twin's where the combat is native and the
+    twin makes it (the same choice, :mod:`agents.native_rollouts`), else the agent's."""
+    if isinstance(sim, NativeCombat):
+        twin = native_twin(agent)
+        if twin is not None:
+            got = sim.twin_choice(twin)
+            if got is not None:
+                return legal[got]
+    return agent.act(view, legal, rng)
+
+
+def _step(sim: Combat, view: DecisionView, policies: dict[int, Agent], rng: random.Random) -> None:
+    """One decision of a rollout: a lone choice taken, else the deciding side's agent's."""
+    legal = sim.legal_actions()
+    if len(legal) == 1:
+        sim.apply(legal[0])
+    else:
+        side = int(sim.fighters[sim.current_fighter()].side)
+        sim.apply(policies[side].act(view, legal, rng))
 
 
 def turn_candidates(

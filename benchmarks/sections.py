@@ -24,7 +24,10 @@ RULES = {"steps": None, "passes": "passes"}  # initiative systems: default and p
 DOCTRINE = "taktiker"  # the doctrine measured against itself
 AGENTS = (DOCTRINE, "greedy")
 DOCTRINES = (DOCTRINE, "stuermer", "schuetze")  # each against itself on feuergefecht
-TWINS = {"greedy": "; its native twin plays in the core where built"}
+TWINS = {
+    "greedy": "; its native twin plays in the core where built",
+    DOCTRINE: "; its native twin makes its TURN choices where built",
+}
 
 
 def _scenarios(s: Settings) -> tuple[str, ...]:
@@ -119,12 +122,16 @@ def engine(s: Settings) -> Iterator[Figure]:
                     rate(_combat_runner(game, agent), s.seconds, s.repeats),
                     note=f"({agent} vs {agent}{TWINS.get(agent, '')})",
                 )
-            if "greedy" in agents:  # the Python agent at every decision, for the ratio
+            # the Python agent at every decision, for the ratio (the doctrine's on the 4v4)
+            python = [a for a in ("greedy", DOCTRINE) if a in agents]
+            if name != "feuergefecht" or system != "steps":
+                python = [a for a in python if a == "greedy"]
+            for agent in python:
                 yield Figure(
-                    f"combats:{name}:{system}:greedy-python",
+                    f"combats:{name}:{system}:{agent}-python",
                     "combats/s",
-                    rate(_combat_runner(game, "greedy", True), s.seconds, s.repeats),
-                    note="(greedy vs greedy, every decision by the Python agent)",
+                    rate(_combat_runner(game, agent, True), s.seconds, s.repeats),
+                    note=f"({agent} vs {agent}, every decision by the Python agent)",
                 )
 
 
@@ -198,13 +205,16 @@ def state_ops(s: Settings) -> Iterator[Figure]:
 
 def mcts(s: Settings) -> Iterator[Figure]:
     """MCTS iterations per second from a mid-fight TURN decision where the search runs (one
-    with a Handlung left): the default configuration (doctrine rollouts), then greedy
-    rollouts played in C++ (agents/native/rollouts.cpp) and the same in Python, so the
-    ratio of the last two is the native rollouts' gain in one run."""
+    with a Handlung left): the default configuration (Taktiker rollouts, played by its
+    twin in C++, agents/native/taktiker.cpp) and the same in Python, then greedy rollouts
+    played in C++ (agents/native/rollouts.cpp) and the same in Python, so each pair's
+    ratio is the native rollouts' gain in one run."""
     from agents.mcts import MCTSConfig
 
     per_act = 2 if s.quick else 16
-    yield _mcts_figure(s, "mcts", MCTSConfig(iterations=per_act))
+    default = MCTSConfig(iterations=per_act)
+    yield _mcts_figure(s, "mcts", default)
+    yield _mcts_figure(s, "mcts_python", default.model_copy(update={"native_rollouts": False}))
     greedy = MCTSConfig(iterations=per_act, rollout="greedy")
     yield _mcts_figure(s, "mcts_greedy_native", greedy)
     off = greedy.model_copy(update={"native_rollouts": False})

@@ -178,10 +178,11 @@ def scores_of(agent: Agent, view: DecisionView, legal: Sequence[Action], seed: i
 
 @runtime_checkable
 class NativeTwin(Protocol):
-    """Optional: an agent that has a native twin — a rollout policy in C++ that makes every
-    choice the agent makes (``agents/native/``) — returns it from ``native_twin`` (None
-    where it has none). On a native combat :func:`play_out` lets the core play the twins'
-    decisions, handing back to the agents every choice they would draw at random, so the
+    """Optional: an agent that has a native twin — a rollout policy in C++ that makes the
+    choices the agent makes (``agents/native/``): every one, or those it can and hands the
+    rest back — returns it from ``native_twin`` (None where it has none). On a native
+    combat :func:`play_out` lets the core play the twins' decisions, handing back to the
+    agents every choice the twin leaves and every one they would draw at random, so the
     game is the one the agents play alone, event for event."""
 
     def native_twin(self) -> object | None: ...

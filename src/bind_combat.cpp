@@ -294,13 +294,17 @@ class PyCombat {
     return combat_->Rollout(by_side, {stop_round, stop_turns, max_steps, exact});
   }
 
-  // What a native policy would choose now: its index into the legal list (tests).
-  std::size_t Choose(nb::handle policy) const {
+  // What a native policy would choose now: its index into the legal list. ``exact``: as
+  // in an exact play-on, None where it leaves the choice to its agent (kDeferChoice).
+  nb::object Choose(nb::handle policy, bool exact) const {
     void* ptr = PyCapsule_GetPointer(policy.ptr(), kRolloutCapsule);
     if (!ptr) throw nb::python_error();
     if (!combat_->decision()) throw std::invalid_argument("the combat is over");
     cwenv::Pcg32 rng = combat_->dice();
-    return static_cast<const RolloutPolicy*>(ptr)->Choose(*combat_, &rng);
+    const std::size_t i =
+        static_cast<const RolloutPolicy*>(ptr)->Choose(*combat_, exact ? nullptr : &rng);
+    if (i == kDeferChoice) return nb::none();
+    return nb::int_(i);
   }
 
   void Reseed(std::uint64_t state, std::uint64_t inc) {
@@ -435,8 +439,9 @@ void BindCombat(nb::module_& m) {
            "exact: stop before a choice left to the caller (``deferred``).")
       .def_prop_ro("deferred", [](const PyCombat& c) { return c.combat().deferred(); },
                    "The last exact rollout stopped before a choice left to the caller.")
-      .def("choose", &PyCombat::Choose, nb::arg("policy"),
-           "The index of the legal choice a native policy would take now.")
+      .def("choose", &PyCombat::Choose, nb::arg("policy"), nb::arg("exact") = false,
+           "The index of the legal choice a native policy would take now, None where it "
+           "leaves it to its agent.")
       .def("restrict", &PyCombat::Restrict, nb::arg("mirror"),
            "Restricted play: mirror.restrict(fighter, actions) filters every legal list.")
       .def("refresh", [](PyCombat& c) { c.Refresh(); },

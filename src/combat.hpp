@@ -184,6 +184,14 @@ using Frame = std::variant<CombatF, RoundF, EndRoundF, TurnF, MoveF, CheckF, Att
 
 struct Outcome { int winner, reason, rounds, about; };  // about: CombatEnded's
 
+// climb.cpp: turn.py TurnFrame.move_left (B01, H05, M07); whether ``routes`` reach
+// ``cell``; climbing.py climb_step (B03, X40, X62): what SCHWIERIG to ``ledge`` climbs now
+// when it is a partial climb.
+int MoveLeft(const GameDesc& g, const State& s, const TurnF& t);
+bool Reaches(const Routes& routes, int cell);
+std::optional<ClimbStep> ClimbStepOf(const GameDesc& g, const State& s, const FighterMoves& m,
+                                     int fi, int ledge, int move_left, const Routes& hard);
+
 class NativeCombat {
   friend struct MirrorAccess;  // bind_mirror.cpp: the Python mirror reads and writes the state
 
@@ -245,6 +253,23 @@ class NativeCombat {
   long long history() const { return history_; }
   long long forced() const { return forced_; }
   const Pcg32& dice() const { return dice_; }
+  // What a rollout policy reads beyond the state (agents/native/): the game, its lines
+  // of fire, its rules, and a fighter's reactions left this round.
+  const GameDesc& game() const { return g_; }
+  const Lines& lines() const { return lines_; }
+  const PromptRules& prompt_rules() const { return prompts_; }
+  const CombatRules& combat_rules() const { return rules_; }
+  const StrikeRules& strike_rules() const { return strike_; }
+  Reacting reacting(int fi) const { return ReactingOf(fi); }
+  int actions(int fi) const { return actions_[fi]; }  // FighterState.actions (I03)
+  // The ids (StrikeSpec::catalogue) of a fighter's items at hand and packed (H04, H06).
+  const std::vector<int>& item_ids(int fi) const { return items_[fi]; }
+  const std::vector<int>& backpack_ids(int fi) const { return backpack_[fi]; }
+  // The Zehrend kinds a fighter holds, by slot (StrikeRules::zehrend_kinds; Z08).
+  const std::vector<int>& zehrend(int fi) const { return zehrend_[fi]; }
+  // turn.py planned_climb at the TURN decision ``t``: what SCHWIERIG to ``ledge`` would
+  // climb now, if it is a partial climb (B03, X40).
+  std::optional<ClimbStep> PlannedClimb(const TurnF& t, int ledge) const;
 
  private:
   // What frames.py's step returns: a decision posed, another frame pushed (push_), or the

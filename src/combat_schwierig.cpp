@@ -10,11 +10,6 @@ namespace cwenv::kampf {
 
 namespace {
 
-bool Reaches(const Routes& routes, int cell) {
-  const std::vector<int>& dests = routes.dests();
-  return std::binary_search(dests.begin(), dests.end(), cell);
-}
-
 How Verb(StepKind kind) {  // falls.py DIFFICULT_VERBS
   switch (kind) {
     case StepKind::kClimb: return How::kKlettert;
@@ -37,12 +32,7 @@ MoveF Walk(int fi, const std::vector<int>& cells, const std::vector<int>& spent,
 }  // namespace
 
 // turn.py TurnFrame.move_left (H00, B01, X40): nothing while benommen.
-int NativeCombat::MoveLeft(const TurnF& t) const {
-  if (t.benommen) return 0;
-  const Fighter& f = s_.fighters[t.fighter];
-  return std::max(
-      0, t.grants * MovementAllowance(g_.options, g_.specs[t.fighter], f) + t.sprint_bonus - t.moved);
-}
+int NativeCombat::MoveLeft(const TurnF& t) const { return kampf::MoveLeft(g_, s_, t); }
 
 // handlungen.py schwierig (H07): a partial climb of a high ledge, or the difficult route.
 NativeCombat::Result NativeCombat::Schwierig(TurnF& t, const Act& a) {
@@ -66,25 +56,7 @@ NativeCombat::Result NativeCombat::Schwierig(TurnF& t, const Act& a) {
 // by a whole difficult route.
 std::optional<ClimbStep> NativeCombat::ClimbStepOf(int fi, int ledge, int move_left,
                                                    const Routes& hard) const {
-  if (!g_.options.climb_over_actions || move_left < 1 || s_.occupant[ledge] >= 0)
-    return std::nullopt;
-  const Fighter& f = s_.fighters[fi];
-  const FighterMoves& m = moves_[fi];
-  const bool limited = f.Has(kEingeschraenkt);
-  const Moves& moves = limited ? *m.limited : *m.free;
-  const int slow = limited ? m.limited_slow : m.free_slow;
-  const auto edges = moves.EdgesOf(f.pos);
-  if (std::none_of(edges.begin(), edges.end(), [&](const Edge& e) {
-        return e.to == ledge && e.kind == StepKind::kClimb;
-      }))
-    return std::nullopt;
-  const int rise = g_.elevation[ledge] - g_.elevation[f.pos];  // below 0: down (X62)
-  const int height = std::abs(rise);
-  const int done = f.climb_cell == ledge ? f.climb_height : 0;
-  const int remaining = height - done;
-  const int gained = std::min(remaining, std::max(1, move_left / slow));
-  if (!done && (gained == remaining || Reaches(hard, ledge))) return std::nullopt;
-  return ClimbStep{ledge, std::min(move_left, gained * slow), gained, height, done, rise < 0};
+  return kampf::ClimbStepOf(g_, s_, moves_[fi], fi, ledge, move_left, hard);
 }
 
 // falls.py difficult_check (H07, B02-B04, B06, X17): climbing and swimming on their

@@ -16,9 +16,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "combat.hpp"
+#include "doctrine.hpp"
 
 namespace nb = nanobind;
 using namespace cwenv::kampf;
@@ -129,4 +132,28 @@ NB_MODULE(_rollouts, m) {
       "Rollout policies in C++ for search on the native combat (agents/native/rollouts.cpp).";
   m.def("greedy", [] { return Capsule(new Greedy()); },
         "agents/greedy.py's GreedyAgent as a native rollout policy (a capsule).");
+  m.def(
+      "taktiker",
+      [](const nb::dict& config) {
+        const auto get = [&config](const char* name) {
+          if (!config.contains(name)) throw std::invalid_argument(std::string("missing ") + name);
+          return nb::cast<double>(config[name]);
+        };
+        cwenv::doctrine::TaktikerConfig c{};
+        c.move_margin = get("move_margin"), c.risk_weight = get("risk_weight");
+        c.exit_weight = get("exit_weight"), c.approach_weight = get("approach_weight");
+        c.max_cells = nb::cast<int>(config["max_cells"]);
+        c.aim_weight = get("aim_weight"), c.min_act = get("min_act");
+        c.ko_bonus = get("ko_bonus"), c.mumm_value = get("mumm_value");
+        c.condition_horizon = get("condition_horizon");
+        c.shake_weight = get("shake_weight"), c.stand_weight = get("stand_weight");
+        c.reaction_value = get("reaction_value"), c.prone_cost = get("prone_cost");
+        c.always_blockade = get("always_blockade") != 0.0;
+        c.focus_weight = get("focus_weight"), c.retreat_weight = get("retreat_weight");
+        c.retreat_risk = get("retreat_risk"), c.stabilise_worth = get("stabilise_worth");
+        return Capsule(cwenv::doctrine::MakeTaktiker(c));
+      },
+      nb::arg("config"),
+      "agents/taktiker.py's Taktiker as a native policy (a capsule): its TURN choices, "
+      "the rest deferred. ``config``: the TaktikerConfig's weights by name.");
 }

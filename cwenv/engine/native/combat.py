@@ -154,15 +154,35 @@ class NativeCombat(Combat):
         self._made = value
 
     def rollout(
-        self, policies: dict[int, Any], stop_round: int, stop_turns: int, steps: int
+        self,
+        policies: dict[int, Any],
+        stop_round: int,
+        stop_turns: int,
+        steps: int,
+        exact: bool = False,
     ) -> int:
         """Play on in the core with a native rollout policy per side (``agents._rollouts``
         capsules) until after round ``stop_round``, after ``stop_turns`` turns counted (-1:
-        no such stop) or ``steps`` decisions; the decisions played (agents/search.py)."""
+        no such stop) or ``steps`` decisions; the decisions played (agents/search.py).
+        ``exact``: stop before a choice a policy leaves to its agent (:attr:`deferred`)."""
         by_side = [policies.get(side) for side in range(3)]
-        played = int(self._core.rollout(by_side, stop_round, stop_turns, steps))
+        played = int(self._core.rollout(by_side, stop_round, stop_turns, steps, exact=exact))
         self._sync()
         return played
+
+    def twin_choice(self, twin: Any) -> int | None:
+        """The index into :meth:`legal_actions` of the choice the native twin ``twin`` (a
+        capsule, :class:`cwenv.agent.NativeTwin`) makes now; None where it leaves the
+        choice to its agent (one it does not value, a random draw)."""
+        if self.outcome is not None:
+            return None
+        got = self._core.choose(twin, exact=True)
+        return None if got is None else int(got)
+
+    @property
+    def deferred(self) -> bool:
+        """The last exact rollout or play-on stopped before a choice left to an agent."""
+        return bool(self._core.deferred)
 
     def play_on(self, policies: dict[int, Any]) -> int:
         """Play on in the core with the native twins ``policies`` (capsules by side, the

@@ -1,0 +1,148 @@
+"""The Taktiker's native twin (issue #16, agents/native/taktiker.cpp): at every decision
+it takes (its turns and its answers to the prompts) it chooses what agents/taktiker.py
+chooses, it hands back what it does not value, and whole games and search rollouts played
+with it are the Python Taktiker's, event for event."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("agents._rollouts", reason="the native rollout policies are not built")
+
+from agents.native_rollouts import native_policy, native_twin
+from agents.taktiker import Taktiker, TaktikerConfig
+from cwenv.agent import DecisionView, play_out
+from cwenv.engine.actions import DecisionKind
+from cwenv.engine.native.combat import NativeCombat, playable
+from cwenv.native import cases
+from cwenv.native.differential import engine_as
+from cwenv.runner.task import load_game
+
+
+def _compare(agent: Taktiker, games: range, follow: bool, pool: str = "shipped") -> Counter[str]:
+    """Ask the twin and the agent at every decision of the ``pool``'s games ``games``; the
+    game goes on with the agent's choice (``follow``) or at random."""
+    twin = native_twin(agent)
+    assert twin is not None
+    seen: Counter[str] = Counter()
+    with engine_as("native"):
+        for index in games:
+            case = cases.case_of(index, pool)
+            c = NativeCombat(case.game("native"), case.seed)
+            view, rng = DecisionView(c), random.Random(index)
+            while c.outcome is None and len(c.history) < 300:
+                legal, d = c.legal_actions(), c.decision
+                assert d is not None
+                want = agent.act(view, legal, rng)
+                got = c.twin_choice(twin)
+                turn = d.kind in (DecisionKind.TURN, DecisionKind.ORDER)
+                if got is None:
+                    seen["deferred:turn" if turn else "deferred:prompt"] += 1
+                elif len(legal) == 1:
+                    seen["lone"] += 1
+                else:
+                    assert legal[got] == want, (index, d.kind, legal[got], want)
+                    seen["turn" if turn else "prompt"] += 1
+                if follow:
+                    c.apply(want)
+                else:
+                    c.apply(random.Random(len(c.history)).choice(playable(d.kind, legal)))
+    return seen
+
+
+def test_the_native_taktiker_chooses_as_the_python_taktiker() -> None:
+    seen = _compare(Taktiker(), range(16), follow=False)
+    seen += _compare(Taktiker(), range(16, 28), follow=True)
+    seen += _compare(Taktiker(), range(8), follow=True, pool="drawn")
+    # every shipped scenario and variant in turn, and drawn fights: every choice in the core
+    assert seen["turn"] > 5_000 and seen["prompt"] > 1_500, seen
+    assert seen["deferred:turn"] == seen["deferred:prompt"] == 0, seen
+
+
+def test_a_taktiker_with_other_weights_is_twinned_with_them() -> None:
+    config = TaktikerConfig(focus_weight=0.0, max_cells=5, risk_weight=2.0, move_margin=0.0)
+    seen = _compare(Taktiker(config), range(8), follow=True)
+    assert seen["turn"] > 500, seen
+    assert native_twin(Taktiker(config)) is not native_twin(Taktiker())
+
+
+@pytest.mark.parametrize("scenario", ["feuergefecht", "strassenschlacht"])
+def test_whole_taktiker_games_are_the_python_games(scenario: str) -> None:
+    game = load_game(scenario)
+    for seed in range(3):
+        logs = []
+        for twins in (False, True):
+            c = game.new_combat(seed)
+            agents = {side: Taktiker() for side in range(3)}
+            if not twins:
+                for a in agents.values():
+                    a.native_twin = lambda: None  # type: ignore[method-assign]
+            play_out(c, agents, {s: random.Random(seed * 3 + s) for s in range(3)})
+            logs.append(list(c.events))
+        assert logs[0] == logs[1], (scenario, seed)
+
+
+def test_every_taktiker_choice_of_the_firefight_is_made_in_the_core() -> None:
+    """On the 4v4 firefight the twin values everything on offer: a whole game is one call."""
+    game, agent = load_game("feuergefecht"), Taktiker()
+    twin = native_twin(agent)
+    asked: Counter[str] = Counter()
+    for seed in range(3):
+        c = game.new_combat(seed)
+        assert isinstance(c, NativeCombat)
+        view, rng = DecisionView(c), random.Random(seed)
+        while not c.is_terminal():
+            legal, d = c.legal_actions(), c.decision
+            if d is not None and len(legal) > 1:
+                assert c.twin_choice(twin) is not None, (d.kind, legal)
+                asked[d.kind.name] += 1
+            c.apply(agent.act(view, legal, rng))
+    assert asked["TURN"] > 200 and asked["DEFEND"] > 20 and asked["PRE_CHECK"] > 20, asked
+    for seed in range(7, 10):
+        c = game.new_combat(seed)
+        assert isinstance(c, NativeCombat)
+        c.play_on({side: twin for side in range(3)})  # once: to the verdict
+        assert c.outcome is not None and not c.deferred
+
+
+def test_search_gets_no_twin_that_defers() -> None:
+    """A search rollout cannot hand a choice back: the Taktiker's twin is for whole games."""
+
+    class Careful(Taktiker):
+        pass
+
+    assert native_policy(Taktiker()) is None
+    assert native_twin(Taktiker()) is not None
+    assert native_twin(Careful()) is None  # a subclass may choose otherwise
+
+
+def test_a_taktiker_rollout_in_the_core_is_the_python_rollout() -> None:
+    """Search's rollouts (agents/search.py): the twin plays, hands back what it leaves, and
+    the rollout is the one the Python Taktiker plays, decision for decision."""
+    from agents.mcts import MCTSConfig
+    from agents.search import Horizon, rollout
+
+    cfg = MCTSConfig(horizon_rounds=2, max_rollout_steps=2_000)
+    off = cfg.model_copy(update={"native_rollouts": False})
+    played = 0
+    with engine_as("native"):
+        for index in range(12):
+            case = cases.case_of(index, "shipped")
+            c = NativeCombat(case.game("native"), case.seed)
+            for _ in range(30):  # somewhere into the fight
+                if c.outcome is not None:
+                    break
+                c.apply(c.legal_actions()[0])
+            if c.outcome is not None:
+                continue
+            policies = {side: Taktiker() for side in (0, 1, 2)}
+            native, python = c.clone(), c.clone()
+            steps = rollout(native, policies, random.Random(2), Horizon(native, cfg))
+            assert rollout(python, policies, random.Random(2), Horizon(python, off)) == steps
+            assert native.events == python.events
+            assert native.history == python.history
+            played += steps
+    assert played > 1_000, played
