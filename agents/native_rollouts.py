@@ -54,9 +54,15 @@ def native_twin(agent: object) -> Any | None:
         return whole
     if type(agent) is not Taktiker:  # a subclass chooses otherwise
         return None
-    key = (Taktiker, agent.config.model_dump_json())
+    # the weights the doctrine reads off the agent itself (Doctrine, Taktiker.__init__)
+    weights = {
+        "shake_weight": agent.shake_weight,
+        "stand_weight": agent.stand_weight,
+        "aim_weight": agent.aim_weight,
+        "stabilise_worth": agent.stabilise_worth,
+    }
+    key = (Taktiker, agent.config.model_dump_json(), tuple(weights.values()))
     twin = _TWINS.get(key)
     if twin is None:
-        weights = {"shake_weight": agent.shake_weight, "stand_weight": agent.stand_weight}
         twin = _TWINS[key] = _built.taktiker(agent.config.model_dump() | weights)
     return twin

@@ -50,8 +50,8 @@ class Taktiker(Doctrine):
         self.stabilise_worth = self.config.stabilise_worth
 
     def native_twin(self) -> object | None:
-        """agents/native/taktiker.cpp's Taktiker, which makes this agent's TURN choices in
-        the core and leaves it the rest (None where the module is not built)."""
+        """agents/native/taktiker.cpp's Taktiker, which makes this agent's choices in the
+        core and hands back any it does not value (None where the module is not built)."""
         from agents.native_rollouts import native_twin
 
         return native_twin(self)

@@ -26,7 +26,7 @@ AGENTS = (DOCTRINE, "greedy")
 DOCTRINES = (DOCTRINE, "stuermer", "schuetze")  # each against itself on feuergefecht
 TWINS = {
     "greedy": "; its native twin plays in the core where built",
-    DOCTRINE: "; its native twin makes its TURN choices where built",
+    DOCTRINE: "; its native twin makes its choices where built",
 }
 
 

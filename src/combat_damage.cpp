@@ -61,10 +61,9 @@ NativeCombat::Result NativeCombat::Step(DamageF& d, Value v) {
   if (d.stage == 0) {
     if (f.dead) return Result::kDone;
     const StrikeSpec& spec = strike_.specs[d.target];
-    int armour = spec.armour + f.armour_bonus;  // damage.py armour_after_mode
+    int armour = spec.armour + f.armour_bonus;
     if (g_fault == Fault::kStrikeArmour) --armour;  // test only (faults.hpp)
-    if (d.mode == kArmourDirekt) armour = 0;
-    if (d.mode == kArmourBrechend) armour = strike_.brechend_up ? (armour + 1) / 2 : armour / 2;
+    armour = ArmourAfterMode(strike_, armour, d.mode);
     std::vector<int> rolls(static_cast<std::size_t>(std::max(d.dice, 0)));
     for (int& r : rolls) r = dice_.D10();
     int subtotal = 0;

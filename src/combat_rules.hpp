@@ -141,4 +141,12 @@ struct StrikeRules {
   int reflexe_check;                // CheckValue.REFLEXE (X45)
 };
 
+// damage.py armour_after_mode (D01, D02, X08): brechend halves the armour per roll,
+// direkt ignores it.
+inline int ArmourAfterMode(const StrikeRules& r, int armour, int mode) {
+  if (mode == kArmourDirekt) return 0;
+  if (mode == kArmourBrechend) return r.brechend_up ? (armour + 1) / 2 : armour / 2;
+  return armour;
+}
+
 }  // namespace cwenv::kampf

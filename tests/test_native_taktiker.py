@@ -46,6 +46,8 @@ def _compare(agent: Taktiker, games: range, follow: bool, pool: str = "shipped")
                 else:
                     assert legal[got] == want, (index, d.kind, legal[got], want)
                     seen["turn" if turn else "prompt"] += 1
+                    seen[f"ask:{d.kind.name}"] += 1
+                    seen[f"chose:{want.kind.name}"] += 1
                 if follow:
                     c.apply(want)
                 else:
@@ -60,6 +62,17 @@ def test_the_native_taktiker_chooses_as_the_python_taktiker() -> None:
     # every shipped scenario and variant in turn, and drawn fights: every choice in the core
     assert seen["turn"] > 5_000 and seen["prompt"] > 1_500, seen
     assert seen["deferred:turn"] == seen["deferred:prompt"] == 0, seen
+    # the rare paths stay exercised: every kind of prompt these fights ask, and choices
+    # that only a Handlung's or a spend's own valuation makes
+    asked = "ORDER PRE_CHECK POST_CHECK KEEP DEFEND NIEDERWERFEN BLOCKADE DAMAGE DRAG"
+    chosen = (
+        "ATTACK HACK MANEUVER CYBERWARE USE_ITEM SHAKE AUFSTEHEN DOOR ZIELEN RELOAD DRAW "
+        "SPRINT MUMM_EXTRA_ACTION MUMM_SHAKE PRE_GROSSER_WURF POST_REROLL BLOCKADE_ATTACK "
+        "DRAG_TO HALVE_DAMAGE DROP_PRONE"
+    )
+    missing = [f"ask:{k}" for k in asked.split() if not seen[f"ask:{k}"]]
+    missing += [f"chose:{k}" for k in chosen.split() if not seen[f"chose:{k}"]]
+    assert not missing, missing
 
 
 def test_a_taktiker_with_other_weights_is_twinned_with_them() -> None:
@@ -108,8 +121,9 @@ def test_every_taktiker_choice_of_the_firefight_is_made_in_the_core() -> None:
         assert c.outcome is not None and not c.deferred
 
 
-def test_search_gets_no_twin_that_defers() -> None:
-    """A search rollout cannot hand a choice back: the Taktiker's twin is for whole games."""
+def test_a_policy_that_hands_choices_back_is_a_twin_not_a_rollout_policy() -> None:
+    """``native_policy`` (a rollout that never asks Python) has only whole twins; the
+    Taktiker's is a ``native_twin``, which exact play-ons and search's rollouts use."""
 
     class Careful(Taktiker):
         pass

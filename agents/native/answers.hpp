@@ -42,10 +42,10 @@ struct Answers {
     return -1;
   }
   double CostOf(const PromptAct& a) const { return a.mumm ? m.cfg.mumm_value : m.cfg.reaction_value; }
-  int Price(const PromptAct& a) const {  // tables/mumm.py mumm_price
-    const int spend = b.strike.price[static_cast<int>(a.kind)];
+  int Price(const PromptAct& a) const {  // tables/mumm.py mumm_price (M01-M09)
+    const int spend = b.strike.price[static_cast<int>(a.kind)];  // every spend costs Mumm
     if (spend) return spend;
-    return a.mumm ? b.c.prompt_rules().extra_reaction_cost : 0;
+    return a.mumm ? b.strike.cost[static_cast<int>(kampf::Spend::kZusaetzlicheReaktion)] : 0;
   }
   const kampf::Frame& Top() const { return b.c.stack().back(); }
 
@@ -85,6 +85,7 @@ struct Answers {
   long PostCheck();
   // spends.py keep (M03): the better of the two results.
   long Keep();
+  // prompts.py _HANDLERS: the answer of this prompt's kind, -1 for its declining choice.
   long Handle();
 };
 

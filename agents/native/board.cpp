@@ -16,11 +16,12 @@ bool Standable(const StrikeRules& strike, Terrain t) {
   return strike.standable >> static_cast<int>(t) & 1;
 }
 
-int Hostile(int side) {  // board.py hostile_sides: Runner and Gegner; neutrals nobody
-  return side == kampf::kRunner ? kampf::kGegner : side == kampf::kGegner ? kampf::kRunner : -1;
-}
-
 }  // namespace
+
+int Board::ShotModifier(int rm, Cover cover, bool prone_bonus) const {
+  if (prone_bonus && cover == Cover::kNone) return rm - at.prone_malus;
+  return rm + kCoverPenalty[static_cast<int>(cover)];
+}
 
 std::optional<int> RangeModifier(const kampf::Weapon& w, int distance) {
   if (!w.ranged) return distance <= w.reach ? std::optional<int>(0) : std::nullopt;
@@ -129,13 +130,8 @@ Board::Board(const NativeCombat& c_, Exact& exact_, Walks& walks)
       exact(exact_),
       walks_(walks) {
   exact.Use(strike);
-  const int foe = Hostile(mf.side);
-  for (std::size_t i = 0; i < s.fighters.size(); ++i) {
-    const Fighter& f = s.fighters[i];
-    if (!f.standing()) continue;
-    if (f.side == foe) enemies.push_back(static_cast<int>(i));
-    if (f.side == mf.side) ++allies;
-  }
+  enemies = FoesOf(me);
+  for (const Fighter& f : s.fighters) allies += f.standing() && f.side == mf.side;
   bool exits = false;
   for (std::uint8_t x : c.combat_rules().exits) exits |= x != 0;
   for (const kampf::VictoryRow& v : strike.victory) {
@@ -196,13 +192,7 @@ int Board::ExitDistance(int cell) const {
 }
 
 int Board::DefenceValue(int t, int a, int wi) const {
-  const kampf::PromptRules& r = c.prompt_rules();
-  if (kampf::ReactionChoice(g, r, s.fighters[t], c.reacting(t)) < 0) return Exact::kNoDefence;
-  // attack_plan.py defence_values (A03, X21)
-  int value = CheckValue(t, r.ausweichen, false, true, true);
-  if (!Ranged(a, wi) && r.melee_two_defences)
-    value = std::max(value, CheckValue(t, r.kampfkunst, false, true, true));
-  return value;
+  return DefenceValueOf(t, kampf::Mode::kWeapon, a, wi);
 }
 
 // estimates.py damage_profile: armour after the mode (damage.py armour_after_mode, D01,
@@ -211,12 +201,7 @@ Profile Board::DamageProfile(int t, int bonus, int armour_mode, std::uint64_t fo
                              int flat) const {
   const kampf::StrikeSpec& spec = strike.specs[t];
   const Fighter& target = s.fighters[t];
-  int armour = spec.armour + target.armour_bonus;
-  if (armour_mode == kampf::kArmourDirekt) {
-    armour = 0;
-  } else if (armour_mode == kampf::kArmourBrechend) {
-    armour = strike.brechend_up ? (armour + 1) / 2 : armour / 2;
-  }
+  const int armour = kampf::ArmourAfterMode(strike, spec.armour + target.armour_bonus, armour_mode);
   int factor = 0;
   if (forms & spec.immune) {
     factor = 1;
@@ -271,10 +256,7 @@ std::optional<std::pair<int, int>> Board::WeaponAttackValue(int a, int t, int wi
     if (tf.prone() && cover == Cover::kHalf) cover = Cover::kThreeQuarter;
     if (cover == Cover::kFull) return std::nullopt;
     if (w.area_radius > 0 && at.area_cover_all) cover = Cover::kNone;  // C03, X26
-    constexpr int kPenalty[4] = {0, -2, -4, 0};  // CoverLevel.penalty (C01)
-    // estimates.py shot_modifier (R06)
-    pw += tf.prone_bonus && cover == Cover::kNone ? *rm - at.prone_malus
-                                                  : *rm + kPenalty[static_cast<int>(cover)];
+    pw += ShotModifier(*rm, cover, tf.prone_bonus);
     if (pos == af.pos) {  // X03: Zielen is lost on moving
       const auto [aim_pw, qs] = AimKept(a, t);
       pw += aim_pw, aim_qs = qs;

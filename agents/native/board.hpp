@@ -22,6 +22,7 @@ using kampf::State;
 using cwenv::Cover;
 
 inline constexpr int kFar = 999;  // board.py FAR: a cell no walk reaches
+inline constexpr int kCoverPenalty[4] = {0, -2, -4, 0};  // types.py CoverLevel.penalty (C01)
 
 // One map's walking fields toward single cells, per door state (board.py _Walks): kept
 // across decisions while the map stays the same.
@@ -35,6 +36,7 @@ class Walks {
   const std::vector<std::uint8_t>& CoverCells(const GameDesc& g, const StrikeRules& strike);
 
  private:
+  // board.py _Walks.__init__ and cover_cells, once per map (kept while it is the same).
   void Use(const GameDesc& g, const StrikeRules& strike);
   const std::vector<int>& Single(int target, const std::vector<std::uint8_t>& doors);
 
@@ -81,6 +83,10 @@ class Board {
   // estimates.py defence_value for a weapon attack (A02, A03, X21): Exact::kNoDefence
   // when ``t`` cannot react.
   int DefenceValue(int t, int a, int wi) const;
+  // attack_plan.py defence_values: the best value ``t`` defends with (A03, X21, X22).
+  int BestDefence(int t, kampf::Mode mode, int a, int index) const;
+  // estimates.py shot_modifier: what range and terrain cover add to a shot (A01, C01, R06).
+  int ShotModifier(int rm, Cover cover, bool prone_bonus) const;
   // estimates.py damage_profile and weapon_profile.
   Profile DamageProfile(int t, int bonus, int armour_mode, std::uint64_t forms, int flat) const;
   Profile WeaponProfile(int a, int t, int wi) const;
@@ -112,7 +118,7 @@ class Board {
   // worth.py condition_gain (the Z substitution chain, X19).
   double ConditionGain(int t, int cond, double horizon, double mumm_value);
   // estimates.py maneuver_chance (K01-K05).
-  double ManeuverChance(int a, int t, int m);
+  double ManeuverChance(int a, int t, int m, int pw_delta = 0);
   std::vector<int> FoesOf(int f) const;
 
  private:

@@ -19,8 +19,8 @@ struct TaktikerConfig {
   bool always_blockade;
 };
 
-// The Taktiker's twin: its TURN choices; a prompt, and a turn that reaches what the twin
-// does not value, are deferred (kDeferChoice) to the Python agent.
+// The Taktiker's twin: its turns and its answers to the prompts; a decision that reaches
+// what the twin does not value is handed back (kDeferChoice) to the Python agent.
 kampf::RolloutPolicy* MakeTaktiker(const TaktikerConfig& config);
 
 }  // namespace cwenv::doctrine

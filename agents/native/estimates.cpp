@@ -6,12 +6,8 @@
 
 namespace cwenv::doctrine {
 
-namespace {
-
-constexpr int kAutoFailRoll = kampf::kAutoFailRoll;
-
-}  // namespace
-
+// The module caches of exact.py and estimates.py are keyed by the options object; here
+// they are dropped when the rules they were computed under differ.
 void Exact::Use(const StrikeRules& strike) {
   const ProbeRules& r = strike.probe;
   std::vector<int> sig = {r.volltreffer_qs,           r.grosser_wurf_highest_roll,
@@ -54,9 +50,9 @@ const std::vector<Exact::Class>& Exact::Classes(int probenwert) {
 double Exact::SuccessChance(int probenwert) {
   auto found = success_.find(probenwert);
   if (found != success_.end()) return found->second;
-  int n = 0;
+  int n = 0;  // probe_odds' success: the rolls of the 100 that succeed (P01, P04)
   for (int a = 1; a <= 10; ++a)
-    for (int b = 1; b <= 10; ++b) n += a + b <= probenwert && a + b < kAutoFailRoll;
+    for (int b = 1; b <= 10; ++b) n += kampf::ResolveProbe(probe_, probenwert, a, b).success;
   const double p = static_cast<double>(n) / 100.0;
   success_.emplace(probenwert, p);
   return p;
@@ -67,6 +63,7 @@ const Odds& Exact::OddsOf(int attack, int defence) {
   const std::array<int, 2> key{attack, defence};
   auto found = odds_.find(key);
   if (found != odds_.end()) return found->second;
+  if (odds_.size() > 100'000) odds_.clear();  // bounded, as exact.py's (no caller holds one)
   const std::vector<Class> attacks = Classes(attack);
   const std::vector<Class> defences =
       defence == kNoDefence ? std::vector<Class>{} : Classes(defence);
@@ -143,6 +140,7 @@ std::pair<double, double> Exact::Stats(const Profile& p, int qs) {
   const std::array<int, 8> key{pk[0], pk[1], pk[2], pk[3], pk[4], pk[5], pk[6], qs};
   auto found = stats_.find(key);
   if (found != stats_.end()) return found->second;
+  if (stats_.size() > 200'000) stats_.clear();
   int low = 0;
   const std::vector<double>& sums = Sums(qs, p.bonus - p.armour, p.floor, low);
   double mean = 0.0, ko = 0.0;
@@ -182,6 +180,7 @@ Estimate Exact::EstimateOf(int pw, int dpw, const Profile& p, int aim_qs) {
   const std::array<int, 10> key{pk[0], pk[1], pk[2], pk[3], pk[4], pk[5], pk[6], pw, dpw, aim_qs};
   auto found = estimates_.find(key);
   if (found != estimates_.end()) return found->second;
+  if (estimates_.size() > 200'000) estimates_.clear();  // bounded, as estimates.py's
   const Odds o = OddsOf(pw, dpw);
   double damage = 0.0, ko = 0.0;
   for (const auto& [k, pr] : o.qs) {

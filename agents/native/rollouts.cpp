@@ -154,6 +154,6 @@ NB_MODULE(_rollouts, m) {
         return Capsule(cwenv::doctrine::MakeTaktiker(c));
       },
       nb::arg("config"),
-      "agents/taktiker.py's Taktiker as a native policy (a capsule): its TURN choices, "
-      "the rest deferred. ``config``: the TaktikerConfig's weights by name.");
+      "agents/taktiker.py's Taktiker as a native policy (a capsule): its choices, a "
+      "decision it does not value handed back. ``config``: its weights by name.");
 }

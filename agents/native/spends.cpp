@@ -25,10 +25,7 @@ Sort Answers::SortOf(const kampf::CheckF& k, AttackRef& attack) const {
 double Answers::AttackValue(const AttackRef& info, int delta) {
   if (info.mode == Mode::kManeuver) {
     const double worth = m.ManeuverWorth(b.me, info.target, info.index);
-    kampf::Plan plan;
-    kampf::PlanAttack(b.g, b.c.lines(), b.s, b.me, info.target, Mode::kManeuver, info.index, plan);
-    const int dpw = b.DefenceValueOf(info.target, Mode::kManeuver, b.me, info.index);
-    return b.exact.OddsOf(plan.parts.Total() + delta, dpw).hit * worth;
+    return b.ManeuverChance(b.me, info.target, info.index, delta) * worth;
   }
   const auto est = info.mode == Mode::kHack ? b.HackEstimate(b.me, info.target, info.index, delta)
                                             : b.WeaponEstimate(b.me, info.target, info.index, -1,
@@ -74,14 +71,8 @@ int Answers::AttackPw(const AttackRef& info) {
 
 // spends.py _my_defence_pw (A03).
 int Answers::MyDefencePw(const AttackRef& info) const {
-  const kampf::PromptRules& r = b.c.prompt_rules();
-  const Mode mode = info.mode == Mode::kBlockade ? Mode::kWeapon : info.mode;
-  if (mode == Mode::kHack) return b.CheckValue(b.me, r.firewall, false, true, true);
-  if (mode == Mode::kManeuver) return b.CheckValue(b.me, r.kampfkunst, false, true, true);
-  int value = b.CheckValue(b.me, r.ausweichen, false, true, true);
-  if (!b.Ranged(info.attacker, info.index) && r.melee_two_defences)
-    value = std::max(value, b.CheckValue(b.me, r.kampfkunst, false, true, true));
-  return value;
+  return b.BestDefence(b.me, info.mode == Mode::kBlockade ? Mode::kWeapon : info.mode,
+                       info.attacker, info.index);
 }
 
 // spends.py pre_check (P03, M02, M09).

@@ -10,6 +10,7 @@
 // agents/taktiker.py at every decision it makes.
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <optional>
 
 #include "taktiker.hpp"
@@ -228,9 +229,8 @@ struct Turn {
         }
         if (cover == static_cast<int>(cwenv::Cover::kFull)) break;  // no sight, no blow
         int pw = shot.pw, aim_qs = 0;
-        if (shot.w->ranged) {  // estimates.py shot_modifier (A01, C01, R06)
-          constexpr int kPenalty[4] = {0, -2, -4, 0};
-          pw += t.prone_bonus && cover == 0 ? *rm - b.at.prone_malus : *rm + kPenalty[cover];
+        if (shot.w->ranged) {
+          pw += b.ShotModifier(*rm, static_cast<Cover>(cover), t.prone_bonus);
           if (here) pw += shot.aim_pw, aim_qs = shot.aim_qs;
         }
         const Estimate est = b.exact.EstimateOf(pw, shot.dpw, shot.prof, aim_qs);
@@ -256,8 +256,7 @@ struct Turn {
         std::optional<int> rm = RangeModifier(w, dist);
         double share = 1.0;
         if (!rm) rm = w.ranges[w.bands - 1].modifier, share = 0.5;  // it must close in first
-        constexpr int kPenalty[4] = {0, -2, -4, 0};
-        const int modifier = *rm + kPenalty[static_cast<int>(level)];
+        const int modifier = *rm + kCoverPenalty[static_cast<int>(level)];
         total += share * Incoming(e, wi, modifier);
       } else if (dist <= std::max(kampf::MeleeReach(spec, ef), 1)) {
         total += Incoming(e, -1, 0);
@@ -285,6 +284,8 @@ class Taktiker final : public kampf::RolloutPolicy {
   std::size_t Choose(const NativeCombat& c, Pcg32*) const override {
     if (!c.decision()) return kampf::kDeferChoice;
     if ((c.prompt() ? c.Prompted().size() : c.Legal().size()) == 1) return 0;  // Doctrine.act
+    // One capsule serves every Taktiker with these weights: its caches are shared.
+    const std::lock_guard<std::mutex> lock(mutex_);
     Board board(c, exact_, walks_);
     Mind mind{cfg_, board};
     try {
@@ -292,11 +293,17 @@ class Taktiker final : public kampf::RolloutPolicy {
                                                                  : TurnChoice(mind);
     } catch (const Deferred&) {
       return kampf::kDeferChoice;
+    } catch (const std::exception&) {
+      // a state the twin does not read (a frame it did not expect): the Python agent
+      // decides, so the game stays its game; tests/test_native_taktiker.py keeps the
+      // count of handed-back choices at zero on the test fights
+      return kampf::kDeferChoice;
     }
   }
 
  private:
   TaktikerConfig cfg_;
+  mutable std::mutex mutex_;
   mutable Exact exact_;
   mutable Walks walks_;
 };

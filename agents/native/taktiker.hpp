@@ -31,6 +31,7 @@ struct Mind {
   // valuation.py best_weapon_value, current_best.
   double BestWeaponValue(int wi);
   double CurrentBest();
+  // valuation.py shake_chance and the success chances of its checks (exact.py).
   double Success(int check) { return b.exact.SuccessChance(b.CheckValue(b.me, check)); }
   // valuation.py handlung_value (valuation.cpp).
   double HandlungValue(const kampf::Act& a);

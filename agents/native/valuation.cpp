@@ -36,8 +36,8 @@ double Mind::ManeuverWorth(int a, int t, int m) {
   if (m == kUmreissen)
     return b.ConditionGain(t, kampf::kNiedergeworfen, cfg.condition_horizon, cfg.mumm_value);
   if (m == kEntwaffnen) return b.AttackLoss(t) * std::max(1, b.c.actions(t)) * cfg.condition_horizon;
-  (void)a;  // Wegstossen, Mitzerren only move the target
-  return 0.0;
+  (void)a;  // the attacker does not enter the worth (the reference takes it too)
+  return 0.0;  // Wegstossen, Mitzerren only move the target
 }
 
 double Mind::BestWeaponValue(int wi) {

@@ -13,7 +13,8 @@ constexpr int kHacking = 4;  // CheckValue.HACKING
 
 }  // namespace
 
-std::vector<int> Board::FoesOf(int f) const {  // Board.foes_of
+// Board.foes_of (board.py hostile_sides: Runner and Gegner fight; neutrals nobody).
+std::vector<int> Board::FoesOf(int f) const {
   const int side = s.fighters[f].side;
   const int foe = side == kampf::kRunner ? kampf::kGegner : side == kampf::kGegner ? kampf::kRunner : -1;
   std::vector<int> out;
@@ -31,14 +32,23 @@ int Board::Nearest(int f, const std::vector<int>& foes) const {
   return best;
 }
 
-int Board::DefenceValueOf(int t, kampf::Mode mode, int a, int index) const {
-  if (mode == kampf::Mode::kWeapon) return DefenceValue(t, a, index);
+int Board::BestDefence(int t, kampf::Mode mode, int a, int index) const {
   const kampf::PromptRules& r = c.prompt_rules();
-  const bool free = mode == kampf::Mode::kManeuver && r.maneuver_defence_free;
+  if (mode == kampf::Mode::kHack) return CheckValue(t, r.firewall, false, true, true);
+  if (mode == kampf::Mode::kManeuver) return CheckValue(t, r.kampfkunst, false, true, true);
+  int value = CheckValue(t, r.ausweichen, false, true, true);
+  if (!Ranged(a, index) && r.melee_two_defences)
+    value = std::max(value, CheckValue(t, r.kampfkunst, false, true, true));
+  return value;
+}
+
+int Board::DefenceValueOf(int t, kampf::Mode mode, int a, int index) const {
+  if (mode == kampf::Mode::kBlockade) mode = kampf::Mode::kWeapon;
+  const bool free = mode == kampf::Mode::kManeuver && c.prompt_rules().maneuver_defence_free;
   const Fighter& tf = s.fighters[t];
-  if (kampf::ReactionChoice(g, r, tf, c.reacting(t)) < 0 && !(free && tf.standing()))
+  if (kampf::ReactionChoice(g, c.prompt_rules(), tf, c.reacting(t)) < 0 && !(free && tf.standing()))
     return Exact::kNoDefence;
-  return CheckValue(t, mode == kampf::Mode::kHack ? r.firewall : r.kampfkunst, false, true, true);
+  return BestDefence(t, mode, a, index);
 }
 
 // estimates.py offense.
@@ -143,10 +153,11 @@ double Board::ConditionGain(int t, int cond, double horizon, double mumm_value) 
   return ConditionCost(t, cond, horizon, mumm_value);
 }
 
-double Board::ManeuverChance(int a, int t, int m) {
+double Board::ManeuverChance(int a, int t, int m, int pw_delta) {
   kampf::Plan plan;
   kampf::PlanAttack(g, c.lines(), s, a, t, kampf::Mode::kManeuver, m, plan);
-  return exact.OddsOf(plan.parts.Total(), DefenceValueOf(t, kampf::Mode::kManeuver, a, m)).hit;
+  const int dpw = DefenceValueOf(t, kampf::Mode::kManeuver, a, m);
+  return exact.OddsOf(plan.parts.Total() + pw_delta, dpw).hit;
 }
 
 }  // namespace cwenv::doctrine

@@ -166,9 +166,10 @@ class NativeCombat(Combat):
         no such stop) or ``steps`` decisions; the decisions played (agents/search.py).
         ``exact``: stop before a choice a policy leaves to its agent (:attr:`deferred`)."""
         by_side = [policies.get(side) for side in range(3)]
-        played = int(self._core.rollout(by_side, stop_round, stop_turns, steps, exact=exact))
-        self._sync()
-        return played
+        try:
+            return int(self._core.rollout(by_side, stop_round, stop_turns, steps, exact=exact))
+        finally:  # what was played before an error stands: the mirror shows it
+            self._sync()
 
     def twin_choice(self, twin: Any) -> int | None:
         """The index into :meth:`legal_actions` of the choice the native twin ``twin`` (a
@@ -194,7 +195,11 @@ class NativeCombat(Combat):
         if not self._made and not self.history:
             self._adopt_edits()  # set-up edits, as apply() takes them
         by_side = [policies.get(side) for side in range(3)]
-        played = int(self._core.rollout(by_side, 1 << 30, -1, 1 << 30, exact=True))
+        try:
+            played = int(self._core.rollout(by_side, 1 << 30, -1, 1 << 30, exact=True))
+        except BaseException:
+            self._sync()  # what was played before the error stands: the mirror shows it
+            raise
         if played:
             self._sync()
         return played
