@@ -141,6 +141,15 @@ class Doctrine:
             return None
         return ActionScores(chosen, values, *kind)
 
+    def native_twin(self) -> object | None:
+        """The doctrine's twin in C++ (agents/native/taktiker.cpp: the Taktiker's, the
+        Schütze's and the Stürmer's), which makes this agent's choices in the core and hands
+        back any it does not value; None for a doctrine without one or where the module is
+        not built."""
+        from agents.native_rollouts import native_twin
+
+        return native_twin(self)
+
     # -- hooks -----------------------------------------------------------------------------
     def target_weight(self, board: Board, t: FighterState) -> float:
         """How much this doctrine prefers damage on ``t`` (1 = neutral)."""

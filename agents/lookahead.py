@@ -24,6 +24,7 @@ from agents.search import (
     new_seed,
     prepare_agents,
     rollout,
+    side_policies,
     state_value,
     turn_candidates,
     twin,
@@ -59,10 +60,13 @@ class LookaheadAgent:
         )
         self.base: Agent = make_agent(self.config.base)
         self.policy: Agent = make_agent(self.config.rollout)
+        opponent = self.config.opponent
+        self.opponent: Agent = self.policy if opponent is None else make_agent(opponent)
 
     def prepare(self, game: Game) -> None:
-        """Its prior and its rollout policy must both be able to play ``game``."""
-        prepare_agents((self.base, self.policy), game)
+        """Its prior, its rollout policy and its opponent model must all be able to play
+        ``game``."""
+        prepare_agents((self.base, self.policy, self.opponent), game)
 
     def act(self, view: DecisionView, legal: Sequence[Action], rng: random.Random) -> Action:
         return self._search(view, legal, rng)[0]
@@ -94,7 +98,7 @@ class LookaheadAgent:
         if len(cands) == 1:
             return prior, None
         side = view.fighter.side
-        policies = dict.fromkeys(range(3), self.policy)
+        policies = side_policies(self.policy, self.opponent, side)
         values = [[0.0] * cfg.rollouts for _ in cands]
         for k in range(cfg.rollouts):
             seed = new_seed(rng)

@@ -32,6 +32,7 @@ from agents.search import (
     new_seed,
     prepare_agents,
     rollout,
+    side_policies,
     state_value,
     turn_candidates,
     twin,
@@ -100,10 +101,13 @@ class MCTSAgent:
         )
         self.base: Agent = make_agent(self.config.base)
         self.policy: Agent = make_agent(self.config.rollout)
+        opponent = self.config.opponent
+        self.opponent: Agent = self.policy if opponent is None else make_agent(opponent)
 
     def prepare(self, game: Game) -> None:
-        """Its prior and its rollout policy must both be able to play ``game``."""
-        prepare_agents((self.base, self.policy), game)
+        """Its prior, its rollout policy and its opponent model must all be able to play
+        ``game``."""
+        prepare_agents((self.base, self.policy, self.opponent), game)
         self.last_iterations = 0
         self.last_root: Node | None = None
 
@@ -193,7 +197,7 @@ class MCTSAgent:
         sim.reseed_dice(seed)
         it_rng = random.Random(seed)
         sim_view = DecisionView(sim)
-        policies = dict.fromkeys(range(3), self.policy)
+        policies = side_policies(self.policy, self.opponent, side)
         node = root
         path = [root]
         depth = 0
@@ -210,7 +214,8 @@ class MCTSAgent:
                 or not self._searched(d.kind)
                 or (d.kind is DecisionKind.TURN and not worth_searching(sim_view, legal, cfg))
             ):
-                sim.apply(self._decide(self.policy, sim, sim_view, legal, it_rng))
+                player = policies[int(sim.fighters[d.fighter].side)]
+                sim.apply(self._decide(player, sim, sim_view, legal, it_rng))
                 continue
             cands = self._open(node, sim, sim_view, legal, it_rng)
             action, child, fresh = self._select(node, cands)

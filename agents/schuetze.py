@@ -55,8 +55,10 @@ class Schuetze(Doctrine):
         key = ("tw", t.idx)
         hit = board.cache.get(key)
         if hit is None:
-            dangers = [danger(board, e) for e in board.enemies]
-            mean = sum(dangers) / len(dangers) if dangers else 0.0
+            total = 0.0  # added in order, as its native twin does (sum() rounds otherwise
+            for e in board.enemies:  # from Python 3.12 on)
+                total += danger(board, e)
+            mean = total / len(board.enemies) if board.enemies else 0.0
             hit = (danger(board, t) / mean) ** self.config.danger_weight if mean > 0 else 1.0
             board.cache[key] = hit
         return hit

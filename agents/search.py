@@ -14,7 +14,7 @@ from pydantic import Field
 
 from agents.board import Board, cover_cells, hostile_sides
 from agents.config import AgentConfig
-from agents.native_rollouts import native_twin
+from agents.native_rollouts import native_query, native_twin
 from agents.worth import condition_cost
 from cwenv.agent import ActionScores, Agent, DecisionView, Scoring
 from cwenv.engine.actions import HANDLUNG_KINDS, Action, ActionKind, DecisionKind
@@ -49,6 +49,12 @@ class SearchConfig(AgentConfig):
     rollout: str = Field(
         default="taktiker", description="Agent spec playing both sides in rollouts."
     )
+    opponent: str | None = Field(
+        default=None,
+        description="Agent spec playing the sides hostile to the searching one in rollouts "
+        "and in the tree: a model of the opponent's doctrine (none: the rollout agent plays "
+        "every side).",
+    )
     horizon_rounds: int = Field(
         default=1, ge=0, le=50, description="Rollouts run to the end of the round + this many."
     )
@@ -65,8 +71,8 @@ class SearchConfig(AgentConfig):
     native_rollouts: bool = Field(
         default=True,
         description="Play rollouts in C++ where the combat is native and every rollout agent "
-        "has a native twin (greedy, taktiker): the same rollouts, each choice a twin leaves to "
-        "its agent made in Python; false: always in Python.",
+        "has a native twin (greedy, taktiker, schuetze, stuermer): the same rollouts, each "
+        "choice a twin leaves to its agent made in Python; false: always in Python.",
     )
     max_moves: int = Field(default=5, ge=0, le=200, description="MOVE cells kept as candidates.")
     max_candidates: int = Field(default=14, ge=1, le=500, description="Candidates per decision.")
@@ -82,6 +88,13 @@ class SearchConfig(AgentConfig):
     condition_weight: float = Field(
         default=1.0, ge=0, description="Weight of condition costs on LP in the state value."
     )
+
+
+def side_policies(policy: Agent, opponent: Agent, side: Side) -> dict[int, Agent]:
+    """Who plays each side in a search's rollouts for ``side``: ``opponent`` the sides
+    hostile to it, ``policy`` the others."""
+    foes = hostile_sides(side)
+    return {s: opponent if Side(s) in foes else policy for s in range(3)}
 
 
 def worth_searching(view: DecisionView, legal: Sequence[Action], cfg: SearchConfig) -> bool:
@@ -125,6 +138,10 @@ def state_value(
     if c.outcome is not None:
         w = c.outcome.winner
         return 0.0 if w is None else (1.0 if w is side else -1.0)
+    if isinstance(c, NativeCombat) and (query := native_query("state_value")) is not None:
+        # the same sums in C++ (agents/native/queries.cpp)
+        weights = (lp_weight, standing_weight, condition_weight, CONDITION_MUMM_VALUE)
+        return float(c.ask(query, (int(side), *weights))[0])
     foes = hostile_sides(side)
     mine = [f for f in c.fighters if f.side is side]
     theirs = [f for f in c.fighters if f.side in foes]
@@ -134,17 +151,20 @@ def state_value(
         lp = float(max(f.lp, 0))
         if board is None or not f.conditions or not f.standing:
             return lp
-        cost = sum(
-            condition_cost(board, f, cond, 1.0, CONDITION_MUMM_VALUE)
-            for cond in f.condition_list()
-            if cond is not Condition.STERBEND
-        )
+        cost = 0.0  # added in order (not sum(): its rounding differs across Pythons)
+        for cond in f.condition_list():
+            if cond is not Condition.STERBEND:
+                cost += condition_cost(board, f, cond, 1.0, CONDITION_MUMM_VALUE)
         return max(0.0, lp - condition_weight * cost)
 
     def shares(fs: list[FighterState]) -> tuple[float, float]:
         if not fs:
             return 0.0, 0.0
-        lp = sum(effective(f) for f in fs if not f.dead) / sum(f.spec.lp for f in fs)
+        lp = 0.0
+        for f in fs:
+            if not f.dead:
+                lp += effective(f)
+        lp /= sum(f.spec.lp for f in fs)
         up = sum(1 for f in fs if f.standing or f.fled) / len(fs)
         return lp, up
 
@@ -164,8 +184,9 @@ class Horizon:
 
     def __init__(self, c: Combat, cfg: SearchConfig) -> None:
         self.stop_round = c.round + cfg.horizon_rounds
-        turns = c.counters.get("turns", 0)
-        self.stop_turns = turns + cfg.horizon_turns if cfg.horizon_turns > 0 else -1
+        self.stop_turns = (
+            c.counters.get("turns", 0) + cfg.horizon_turns if cfg.horizon_turns > 0 else -1
+        )
         self.max_steps = cfg.max_rollout_steps
         self.native = cfg.native_rollouts
 
@@ -254,8 +275,22 @@ def move_candidates(
     moves = {a.cell: a for a in legal if a.kind is ActionKind.MOVE}
     if not moves or limit <= 0:
         return []
-    board = Board(view)
     cells = sorted(moves)
+    combat = view.combat
+    if isinstance(combat, NativeCombat) and (query := native_query("move_candidates")):
+        # the same picks in C++ (agents/native/queries.cpp), then the draw
+        picked = [int(x) for x in combat.ask(query, (limit,))]
+    else:
+        picked = _picked_moves(Board(view), cells, limit)
+    drawn = cells[rng.randrange(len(cells))]
+    if drawn not in picked and len(picked) < limit:
+        picked.append(drawn)
+    return [moves[c] for c in picked]
+
+
+def _picked_moves(board: Board, cells: list[int], limit: int) -> list[int]:
+    """move_candidates' picks before its draw: the cell nearest to each enemy, the best
+    covered, the farthest back, the nearest to an exit."""
     picked: list[int] = []
 
     def add(cell: int) -> None:
@@ -275,8 +310,7 @@ def move_candidates(
         add(max(cells, key=lambda c: (board.nearest_enemy_distance(c), -c)))
     if board.exits_goal:
         add(min(cells, key=lambda c: (board.exit_distance(c), c)))
-    add(cells[rng.randrange(len(cells))])
-    return [moves[c] for c in picked]
+    return picked
 
 
 def prepare_agents(agents: Sequence[object], game: Game) -> None:

@@ -61,6 +61,11 @@ class Stuermer(Doctrine):
         super().__init__(config or StuermerConfig())
         self._allowed = frozenset(m for m in Maneuver if m.label in self.config.maneuvers)
 
+    @property
+    def allowed(self) -> frozenset[Maneuver]:
+        """The Kampfmanöver it considers (its config's names)."""
+        return self._allowed
+
     def target_weight(self, board: Board, t: FighterState) -> float:
         return 1.0
 

@@ -49,13 +49,6 @@ class Taktiker(Doctrine):
         super().__init__(config or TaktikerConfig())
         self.stabilise_worth = self.config.stabilise_worth
 
-    def native_twin(self) -> object | None:
-        """agents/native/taktiker.cpp's Taktiker, which makes this agent's choices in the
-        core and hands back any it does not value (None where the module is not built)."""
-        from agents.native_rollouts import native_twin
-
-        return native_twin(self)
-
     def target_weight(self, board: Board, t: FighterState) -> float:
         """Focus fire: 1 + focus_weight × the share of its LP the enemy has lost."""
         lost = 1.0 - max(t.lp, 0) / t.spec.lp

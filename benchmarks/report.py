@@ -105,6 +105,9 @@ def native_targets(by: dict[str, Figure], doorkey: float | None) -> list[dict[st
     at_least("4v4 greedy vs greedy (feuergefecht)", value(greedy), 1000, " combats/s")
     at_least("the same, × DoorKey", value(greedy, per_doorkey=True), 0.14, "×")
     at_least("4v4 doctrine vs doctrine (taktiker)", value(FIREFIGHT), 300, " combats/s")
+    for doctrine in ("schuetze", "stuermer"):  # the other doctrines' twins (#16)
+        v = value(f"combats:feuergefecht:steps:{doctrine}")
+        at_least(f"4v4 doctrine vs doctrine ({doctrine})", v, 300, " combats/s")
     for name in ("duell", "feuergefecht", "strassenschlacht"):
         v = value(f"env2:{name}:random", per_doorkey=True)
         at_least(f"env steps (encoding 2) {name}, × DoorKey", v, 3, "×")

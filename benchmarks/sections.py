@@ -26,7 +26,7 @@ AGENTS = (DOCTRINE, "greedy")
 DOCTRINES = (DOCTRINE, "stuermer", "schuetze")  # each against itself on feuergefecht
 TWINS = {
     "greedy": "; its native twin plays in the core where built",
-    DOCTRINE: "; its native twin makes its choices where built",
+    **dict.fromkeys(DOCTRINES, "; its native twin makes its choices where built"),
 }
 
 
@@ -122,8 +122,8 @@ def engine(s: Settings) -> Iterator[Figure]:
                     rate(_combat_runner(game, agent), s.seconds, s.repeats),
                     note=f"({agent} vs {agent}{TWINS.get(agent, '')})",
                 )
-            # the Python agent at every decision, for the ratio (the doctrine's on the 4v4)
-            python = [a for a in ("greedy", DOCTRINE) if a in agents]
+            # the Python agent at every decision, for the ratio (the doctrines' on the 4v4)
+            python = [a for a in ("greedy", *DOCTRINES) if a in agents]
             if name != "feuergefecht" or system != "steps":
                 python = [a for a in python if a == "greedy"]
             for agent in python:

@@ -307,6 +307,13 @@ class PyCombat {
     return nb::int_(i);
   }
 
+  // A native query's answer about the combat where it stands (rollout.hpp CombatQuery).
+  std::vector<double> Ask(nb::handle query, const std::vector<double>& args) const {
+    void* ptr = PyCapsule_GetPointer(query.ptr(), kQueryCapsule);
+    if (!ptr) throw nb::python_error();
+    return static_cast<const CombatQuery*>(ptr)->Ask(*combat_, args);
+  }
+
   void Reseed(std::uint64_t state, std::uint64_t inc) {
     combat_->Reseed(cwenv::Pcg32::FromState(state, inc));
   }
@@ -442,6 +449,9 @@ void BindCombat(nb::module_& m) {
       .def("choose", &PyCombat::Choose, nb::arg("policy"), nb::arg("exact") = false,
            "The index of the legal choice a native policy would take now, None where it "
            "leaves it to its agent.")
+      .def("ask", &PyCombat::Ask, nb::arg("query"), nb::arg("args"),
+           "A native query's answer (a capsule of agents._rollouts) about the combat where "
+           "it stands: numbers in, numbers out.")
       .def("restrict", &PyCombat::Restrict, nb::arg("mirror"),
            "Restricted play: mirror.restrict(fighter, actions) filters every legal list.")
       .def("refresh", [](PyCombat& c) { c.Refresh(); },

@@ -15,8 +15,10 @@
 // both give the same legal lists, order included).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -179,7 +181,9 @@ struct GameDesc {
   std::vector<Shakeable> shakeable;
   AttackTables attack;
 
-  int Distance(int a, int b) const;  // Chebyshev metres (grid.py distance, B01)
+  int Distance(int a, int b) const {  // Chebyshev metres (grid.py distance, B01)
+    return std::max(std::abs(a % width - b % width), std::abs(a / width - b / width));
+  }
 };
 
 struct Item {  // ItemSpec at hand: HEAL, or the condition it ends (-1: none)
@@ -251,6 +255,12 @@ bool WeaponUsable(const Spec& spec, const Fighter& f, int wi);
 
 // movement.py movement_allowance (B01, Z03, X40): metres per Handlung (turn.cpp).
 int MovementAllowance(const Options& o, const Spec& spec, const Fighter& f);
+
+// tables/maneuvers.py's size limits (K01-K05; offers.py maneuver_allowed): whether a
+// fighter of spec ``own`` may try a manoeuvre limited so on ``t`` (spec ``ts``), and
+// whether ``fi`` may try manoeuvre ``m`` on ``ti`` (legality.cpp).
+bool ManeuverLimitOk(ManeuverLimit limit, const Spec& own, const Fighter& t, const Spec& ts);
+bool ManeuverAllowed(const GameDesc& g, const State& s, int fi, int ti, int m);
 
 // fighter.py melee_reach (R04): the longest reach among usable melee weapons (turn_moves.cpp).
 int MeleeReach(const Spec& spec, const Fighter& f);

@@ -22,8 +22,22 @@ bool Weapon::InRange(int distance) const {
   return false;
 }
 
-int GameDesc::Distance(int a, int b) const {
-  return std::max(std::abs(a % width - b % width), std::abs(a / width - b / width));
+// tables/maneuvers.py limits (K01-K05): _entwaffnen_limit, _festsetzen_limit, up_to_own_size.
+bool ManeuverLimitOk(ManeuverLimit limit, const Spec& own, const Fighter& t, const Spec& ts) {
+  switch (limit) {
+    case ManeuverLimit::kArmedHumanoid:  // K01: an armed humanoid, a weapon in hand
+      return ts.humanoid && !t.disarmed && t.drawn >= 0 && t.drawn < ts.carried &&
+             !(t.dropped >> t.drawn & 1);
+    case ManeuverLimit::kOneSizeLarger:  // K02
+      return ts.size <= own.size + 1;
+    case ManeuverLimit::kUpToOwnSize:  // K03-K05
+      return ts.size <= own.size;
+  }
+  return false;
+}
+
+bool ManeuverAllowed(const GameDesc& g, const State& s, int fi, int ti, int m) {
+  return ManeuverLimitOk(g.maneuvers[m], g.specs[fi], s.fighters[ti], g.specs[ti]);
 }
 
 bool WeaponUsable(const Spec& spec, const Fighter& f, int wi) {
@@ -173,20 +187,8 @@ CoverAnswer Pass::Against(const Fighter& t, bool ranged, bool area) const {
   return {Prone(t, tc), false, -1, tc};
 }
 
-// tables/maneuvers.py limits (K01-K05): _entwaffnen_limit, _festsetzen_limit, up_to_own_size.
 bool Pass::ManeuverOk(ManeuverLimit limit, int ti) const {
-  const Fighter& t = s_.fighters[ti];
-  const Spec& ts = g_.specs[ti];
-  switch (limit) {
-    case ManeuverLimit::kArmedHumanoid:  // K01: an armed humanoid, a weapon in hand
-      return ts.humanoid && !t.disarmed && t.drawn >= 0 && t.drawn < ts.carried &&
-             !(t.dropped >> t.drawn & 1);
-    case ManeuverLimit::kOneSizeLarger:  // K02
-      return ts.size <= spec_.size + 1;
-    case ManeuverLimit::kUpToOwnSize:  // K03-K05
-      return ts.size <= spec_.size;
-  }
-  return false;
+  return ManeuverLimitOk(limit, spec_, s_.fighters[ti], g_.specs[ti]);
 }
 
 // offers.py shake_problem (H12) with tables/conditions.py's shake limits (Z01).

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <vector>
 
 #include "stream.hpp"
 
@@ -26,6 +28,17 @@ struct RolloutPolicy {
 inline constexpr std::size_t kDeferChoice = static_cast<std::size_t>(-1);
 
 inline constexpr const char* kRolloutCapsule = "cwenv.kampf.RolloutPolicy";
+
+// A question a native module of agents/ asks of the combat where it stands, without a
+// step (a search's state value, its candidate cells), so that search need not read the
+// mirror in Python for it: handed over in a capsule named kQueryCapsule, with numbers in
+// and numbers out (what they mean is the query's own affair).
+struct CombatQuery {
+  virtual ~CombatQuery() = default;
+  virtual std::vector<double> Ask(const NativeCombat& c, std::span<const double> args) const = 0;
+};
+
+inline constexpr const char* kQueryCapsule = "cwenv.kampf.CombatQuery";
 
 // Where a rollout stops (agents/search.py Horizon): after round ``stop_round``, after
 // ``stop_turns`` turns counted (-1: no such limit), after ``max_steps`` decisions. An

@@ -129,3 +129,42 @@ def test_lookahead_scores_are_its_rollout_means_and_agree_with_act() -> None:
     best = max(found.values, key=lambda a: found.values[a])
     prior = make_agent("stuermer").act(view, legal, random.Random(7))
     assert found.chosen in (best, prior)
+
+
+@pytest.mark.parametrize("kind", ["mcts", "lookahead"])
+def test_the_opponent_model_plays_the_hostile_sides_in_rollouts(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``opponent``: the hostile sides are played by the modelled doctrine in every
+    rollout (and the searcher's own side by the rollout agent); without it, by the rollout
+    agent."""
+    import agents.lookahead
+    import agents.mcts
+    from agents.schuetze import Schuetze
+    from agents.taktiker import Taktiker
+
+    module = agents.mcts if kind == "mcts" else agents.lookahead
+    seen: list[dict[int, object]] = []
+    real = module.rollout
+
+    def spy(sim: Combat, policies: dict[int, object], *args: object) -> int:
+        seen.append(dict(policies))
+        return real(sim, policies, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "rollout", spy)
+    c = _turn_state()
+    view, legal = DecisionView(c), c.legal_actions()
+    for opponent in ("schuetze", None):
+        small = {"rollout": "taktiker", "max_rollout_steps": 30, "opponent": opponent}
+        agent: MCTSAgent | LookaheadAgent = (
+            MCTSAgent(MCTSConfig(iterations=4, **small))
+            if kind == "mcts"
+            else LookaheadAgent(LookaheadConfig(rollouts=1, **small))
+        )
+        seen.clear()
+        agent.act(view, legal, random.Random(0))
+        assert seen
+        foe = Schuetze if opponent else Taktiker
+        for policies in seen:
+            assert type(policies[Side.RUNNER]) is Taktiker  # the searcher's side
+            assert type(policies[Side.GEGNER]) is foe

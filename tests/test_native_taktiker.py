@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 pytest.importorskip("agents._rollouts", reason="the native rollout policies are not built")
 
+from agents.doctrine import Doctrine
 from agents.native_rollouts import native_policy, native_twin
 from agents.taktiker import Taktiker, TaktikerConfig
 from cwenv.agent import DecisionView, play_out
@@ -22,7 +24,7 @@ from cwenv.native.differential import engine_as
 from cwenv.runner.task import load_game
 
 
-def _compare(agent: Taktiker, games: range, follow: bool, pool: str = "shipped") -> Counter[str]:
+def _compare(agent: Doctrine, games: range, follow: bool, pool: str = "shipped") -> Counter[str]:
     """Ask the twin and the agent at every decision of the ``pool``'s games ``games``; the
     game goes on with the agent's choice (``follow``) or at random."""
     twin = native_twin(agent)
@@ -82,20 +84,26 @@ def test_a_taktiker_with_other_weights_is_twinned_with_them() -> None:
     assert native_twin(Taktiker(config)) is not native_twin(Taktiker())
 
 
-@pytest.mark.parametrize("scenario", ["feuergefecht", "strassenschlacht"])
-def test_whole_taktiker_games_are_the_python_games(scenario: str) -> None:
+def same_games(scenario: str, seeds: range, agents: Callable[[], dict[int, Doctrine]]) -> None:
+    """Whole games of the doctrines ``agents()`` make, with and without their twins: the
+    same events."""
     game = load_game(scenario)
-    for seed in range(3):
+    for seed in seeds:
         logs = []
         for twins in (False, True):
             c = game.new_combat(seed)
-            agents = {side: Taktiker() for side in range(3)}
+            players = agents()
             if not twins:
-                for a in agents.values():
+                for a in players.values():
                     a.native_twin = lambda: None  # type: ignore[method-assign]
-            play_out(c, agents, {s: random.Random(seed * 3 + s) for s in range(3)})
+            play_out(c, players, {s: random.Random(seed * 3 + s) for s in range(3)})
             logs.append(list(c.events))
         assert logs[0] == logs[1], (scenario, seed)
+
+
+@pytest.mark.parametrize("scenario", ["feuergefecht", "strassenschlacht"])
+def test_whole_taktiker_games_are_the_python_games(scenario: str) -> None:
+    same_games(scenario, range(3), lambda: {side: Taktiker() for side in range(3)})
 
 
 def test_every_taktiker_choice_of_the_firefight_is_made_in_the_core() -> None:

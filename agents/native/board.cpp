@@ -23,13 +23,6 @@ int Board::ShotModifier(int rm, Cover cover, bool prone_bonus) const {
   return rm + kCoverPenalty[static_cast<int>(cover)];
 }
 
-std::optional<int> RangeModifier(const kampf::Weapon& w, int distance) {
-  if (!w.ranged) return distance <= w.reach ? std::optional<int>(0) : std::nullopt;
-  for (int b = 0; b < w.bands; ++b)
-    if (distance <= w.ranges[b].max_m) return w.ranges[b].modifier;
-  return std::nullopt;
-}
-
 // -- walks (board.py _Walks, walk_field, cover_cells) --------------------------------------
 void Walks::Use(const GameDesc& g, const StrikeRules& strike) {
   if (g.width == width_ && g.height == height_ && g.terrain == terrain_ &&
@@ -68,9 +61,14 @@ void Walks::Use(const GameDesc& g, const StrikeRules& strike) {
   }
 }
 
-const std::vector<std::uint8_t>& Walks::CoverCells(const GameDesc& g, const StrikeRules& strike) {
+Walks::CoverTable& Walks::Covers(const GameDesc& g, const StrikeRules& strike,
+                                 const std::vector<std::uint8_t>& opaque) {
   Use(g, strike);
-  return cover_;
+  for (CoverTable& table : covers_)
+    if (table.opaque == opaque) return table;
+  if (covers_.size() >= 4) covers_.clear();  // bounded: a few door states at a time
+  const auto size = static_cast<std::size_t>(width_) * height_;
+  return covers_.emplace_back(CoverTable{opaque, std::vector<std::vector<std::int8_t>>(size), 0});
 }
 
 // _Walks.field: Dial's search toward ``target`` (steps cost 1 to 3).
@@ -100,10 +98,8 @@ const std::vector<int>& Walks::Single(int target, const std::vector<std::uint8_t
   return single_.emplace(std::move(key), std::move(dist)).first->second;
 }
 
-const std::vector<int>& Walks::Field(const GameDesc& g, const StrikeRules& strike,
-                                     const std::vector<int>& targets,
+const std::vector<int>& Walks::Field(const std::vector<int>& targets,
                                      const std::vector<std::uint8_t>& opaque) {
-  Use(g, strike);
   std::vector<std::uint8_t> doors;
   doors.reserve(doors_.size());
   for (int d : doors_) doors.push_back(opaque[d]);
@@ -128,7 +124,8 @@ Board::Board(const NativeCombat& c_, Exact& exact_, Walks& walks)
       me(c_.decider()),
       mf(c_.state().fighters[c_.decider()]),
       exact(exact_),
-      walks_(walks) {
+      walks_(walks),
+      covers_(walks.Covers(g, strike, s.opaque)) {
   exact.Use(strike);
   enemies = FoesOf(me);
   for (const Fighter& f : s.fighters) allies += f.standing() && f.side == mf.side;
@@ -149,7 +146,20 @@ bool Board::Sight(int a, int b) const {
 }
 
 Cover Board::TerrainCover(int a, int b) const {
-  return c.lines().TerrainCover(std::span<const std::uint8_t>(s.opaque), a, b);
+  std::vector<std::int8_t>& row = covers_.rows[a];
+  if (row.empty()) {
+    const std::size_t size = covers_.rows.size();
+    if (++covers_.filled * size > kCoverBytes) {  // bounded on a large map: start over
+      for (auto& r : covers_.rows) std::vector<std::int8_t>().swap(r);
+      covers_.filled = 1;
+    }
+    row.assign(size, -1);
+  }
+  std::int8_t& level = row[b];
+  if (level < 0)
+    level = static_cast<std::int8_t>(
+        c.lines().TerrainCover(std::span<const std::uint8_t>(s.opaque), a, b));
+  return static_cast<Cover>(level);
 }
 
 int Board::CheckValue(int fi, int check, bool attack, bool reaction, bool defence) const {
@@ -165,7 +175,7 @@ int Board::WalkDistance(int cell) {
     std::vector<int> targets;
     for (int e : enemies) targets.push_back(s.fighters[e].pos);
     std::sort(targets.begin(), targets.end());
-    walk_ = &walks_.Field(g, strike, targets, s.opaque);
+    walk_ = &walks_.Field(targets, s.opaque);
   }
   const int d = (*walk_)[cell];
   return d < kFar ? d : NearestEnemyDistance(cell) + 50;

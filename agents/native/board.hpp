@@ -22,18 +22,31 @@ using kampf::State;
 using cwenv::Cover;
 
 inline constexpr int kFar = 999;  // board.py FAR: a cell no walk reaches
+inline constexpr std::size_t kCoverBytes = 8 << 20;  // a door state's terrain covers, at most
 inline constexpr int kCoverPenalty[4] = {0, -2, -4, 0};  // types.py CoverLevel.penalty (C01)
 
 // One map's walking fields toward single cells, per door state (board.py _Walks): kept
 // across decisions while the map stays the same.
 class Walks {
  public:
+  // Binds the map (board.py _Walks.__init__ once per map, kept while it is the same) and
+  // returns the terrain cover between two cells under ``opaque`` (Lines::TerrainCover,
+  // C01, C02), filled row by row as asked (-1: not yet): a pure function of the map and
+  // its opaque cells, which a doctrine asks for the same lines in every decision. Each
+  // Board calls it first; the fields below are of the map bound last. One Board at a
+  // time per Walks (each twin and query keeps its own, behind its mutex).
+  struct CoverTable {
+    std::vector<std::uint8_t> opaque;
+    std::vector<std::vector<std::int8_t>> rows;  // per start cell, allocated as asked
+    std::size_t filled = 0;                      // rows allocated
+  };
+  CoverTable& Covers(const GameDesc& g, const StrikeRules& strike,
+                     const std::vector<std::uint8_t>& opaque);
   // The least walk from every cell to any of ``targets`` (board.py walk_field).
-  const std::vector<int>& Field(const GameDesc& g, const StrikeRules& strike,
-                                const std::vector<int>& targets,
+  const std::vector<int>& Field(const std::vector<int>& targets,
                                 const std::vector<std::uint8_t>& opaque);
   // Cells next to a half or three-quarter cover object (board.py cover_cells).
-  const std::vector<std::uint8_t>& CoverCells(const GameDesc& g, const StrikeRules& strike);
+  const std::vector<std::uint8_t>& CoverCells() const { return cover_; }
 
  private:
   // board.py _Walks.__init__ and cover_cells, once per map (kept while it is the same).
@@ -49,6 +62,7 @@ class Walks {
   std::map<std::pair<int, std::vector<std::uint8_t>>, std::vector<int>> single_;
   std::pair<std::vector<int>, std::vector<std::uint8_t>> last_key_;
   std::vector<int> last_;
+  std::vector<CoverTable> covers_;  // by opaque state, a few at a time
 };
 
 class Board {
@@ -78,7 +92,7 @@ class Board {
   int WalkDistance(int cell);
   int NearestEnemyDistance(int cell) const;
   int ExitDistance(int cell) const;
-  const std::vector<std::uint8_t>& CoverCells() { return walks_.CoverCells(g, strike); }
+  const std::vector<std::uint8_t>& CoverCells() const { return walks_.CoverCells(); }
 
   // estimates.py defence_value for a weapon attack (A02, A03, X21): Exact::kNoDefence
   // when ``t`` cannot react.
@@ -123,6 +137,8 @@ class Board {
 
  private:
   Walks& walks_;
+  // walks_.Covers for this state: valid while this Board lives, the only one on walks_
+  Walks::CoverTable& covers_;
   const std::vector<int>* walk_ = nullptr;
   double BestAttack(int g, int t, int delta, int tdelta);
   int Nearest(int f, const std::vector<int>& foes) const;
@@ -131,6 +147,11 @@ class Board {
 };
 
 // specs.py WeaponSpec.range_modifier: the modifier, or nullopt out of range (A01).
-std::optional<int> RangeModifier(const kampf::Weapon& w, int distance);
+inline std::optional<int> RangeModifier(const kampf::Weapon& w, int distance) {
+  if (!w.ranged) return distance <= w.reach ? std::optional<int>(0) : std::nullopt;
+  for (int b = 0; b < w.bands; ++b)
+    if (distance <= w.ranges[b].max_m) return w.ranges[b].modifier;
+  return std::nullopt;
+}
 
 }  // namespace cwenv::doctrine

@@ -11,6 +11,7 @@
 // is left to the Python agent and its generator. tests/test_native_rollouts.py holds it
 // to the Python agent.
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
 
 #include <algorithm>
 #include <array>
@@ -114,15 +115,96 @@ class Greedy final : public RolloutPolicy {
   }
 };
 
-nb::object Capsule(RolloutPolicy* policy) {
-  PyObject* capsule = PyCapsule_New(policy, kRolloutCapsule, [](PyObject* o) {
-    delete static_cast<RolloutPolicy*>(PyCapsule_GetPointer(o, kRolloutCapsule));
+// ``object`` handed to Python in a capsule named ``Name``, deleted with it (a
+// RolloutPolicy in kRolloutCapsule, a CombatQuery in kQueryCapsule).
+template <typename T, const char* const* Name>
+nb::object Capsule(T* object) {
+  PyObject* capsule = PyCapsule_New(object, *Name, [](PyObject* o) {
+    delete static_cast<T*>(PyCapsule_GetPointer(o, *Name));
   });
   if (!capsule) {
-    delete policy;
+    delete object;
     throw nb::python_error();
   }
   return nb::steal(capsule);
+}
+
+constexpr const char* kPolicyName = kRolloutCapsule;
+constexpr const char* kQueryName = kQueryCapsule;
+
+nb::object PolicyCapsule(RolloutPolicy* policy) { return Capsule<RolloutPolicy, &kPolicyName>(policy); }
+nb::object QueryCapsule(CombatQuery* query) { return Capsule<CombatQuery, &kQueryName>(query); }
+
+// A doctrine's weights by name (its config dumped, with the agent's own weights).
+struct Reader {
+  const nb::dict& config;
+  double operator()(const char* name) const {
+    if (!config.contains(name)) throw std::invalid_argument(std::string("missing ") + name);
+    return nb::cast<double>(config[name]);
+  }
+};
+
+// agents/doctrine.py DoctrineConfig and agents/config.py PromptConfig: every twin's.
+cwenv::doctrine::DoctrineConfig BaseConfig(const Reader& get) {
+  cwenv::doctrine::DoctrineConfig c{};
+  c.move_margin = get("move_margin"), c.risk_weight = get("risk_weight");
+  c.exit_weight = get("exit_weight"), c.approach_weight = get("approach_weight");
+  c.max_cells = static_cast<int>(get("max_cells"));
+  c.aim_weight = get("aim_weight"), c.min_act = get("min_act");
+  c.ko_bonus = get("ko_bonus"), c.mumm_value = get("mumm_value");
+  c.condition_horizon = get("condition_horizon");
+  c.shake_weight = get("shake_weight"), c.stand_weight = get("stand_weight");
+  c.reaction_value = get("reaction_value"), c.prone_cost = get("prone_cost");
+  c.always_blockade = get("always_blockade") != 0.0;
+  c.stabilise_worth = get("stabilise_worth");
+  return c;
+}
+
+using cwenv::doctrine::DoctrineConfig;
+using cwenv::doctrine::DoctrineKind;
+
+// Each doctrine with a twin: its kind and the weights of its own config (taktiker.py,
+// schuetze.py, stuermer.py).
+struct Own {
+  const char* name;
+  DoctrineKind kind;
+  void (*read)(const Reader& get, DoctrineConfig& c);
+};
+constexpr Own kOwn[] = {
+    {"taktiker", DoctrineKind::kTaktiker,
+     [](const Reader& get, DoctrineConfig& c) {
+       c.focus_weight = get("focus_weight"), c.retreat_weight = get("retreat_weight");
+       c.retreat_risk = get("retreat_risk");
+     }},
+    {"schuetze", DoctrineKind::kSchuetze,
+     [](const Reader& get, DoctrineConfig& c) {
+       c.danger_weight = get("danger_weight"), c.distance_weight = get("distance_weight");
+       c.melee_weight = get("melee_weight");
+       c.keep_distance = static_cast<int>(get("keep_distance"));
+     }},
+    {"stuermer", DoctrineKind::kStuermer,
+     [](const Reader& get, DoctrineConfig& c) {
+       c.maneuver_mask = static_cast<int>(get("maneuver_mask"));
+       c.maneuver_weight = get("maneuver_weight");
+       c.min_maneuver_chance = get("min_maneuver_chance");
+       c.melee_bonus = get("melee_bonus"), c.ranged_weight = get("ranged_weight");
+       c.sprint_value = get("sprint_value");
+     }},
+};
+
+nb::object DoctrineTwin(const nb::dict& config) {
+  if (!config.contains("kind")) throw std::invalid_argument("missing kind");
+  const std::string kind = nb::cast<std::string>(config["kind"]);
+  for (const Own& own : kOwn)
+    if (kind == own.name) {
+      const Reader get{config};
+      DoctrineConfig c = BaseConfig(get);
+      c.kind = own.kind;
+      own.read(get, c);
+      return PolicyCapsule(cwenv::doctrine::MakeDoctrine(c));
+    }
+  throw std::invalid_argument("no native twin for doctrine " + kind +
+                              " (taktiker, schuetze, stuermer)");
 }
 
 }  // namespace
@@ -130,30 +212,19 @@ nb::object Capsule(RolloutPolicy* policy) {
 NB_MODULE(_rollouts, m) {
   m.doc() =
       "Rollout policies in C++ for search on the native combat (agents/native/rollouts.cpp).";
-  m.def("greedy", [] { return Capsule(new Greedy()); },
+  m.def("greedy", [] { return PolicyCapsule(new Greedy()); },
         "agents/greedy.py's GreedyAgent as a native rollout policy (a capsule).");
-  m.def(
-      "taktiker",
-      [](const nb::dict& config) {
-        const auto get = [&config](const char* name) {
-          if (!config.contains(name)) throw std::invalid_argument(std::string("missing ") + name);
-          return nb::cast<double>(config[name]);
-        };
-        cwenv::doctrine::TaktikerConfig c{};
-        c.move_margin = get("move_margin"), c.risk_weight = get("risk_weight");
-        c.exit_weight = get("exit_weight"), c.approach_weight = get("approach_weight");
-        c.max_cells = nb::cast<int>(config["max_cells"]);
-        c.aim_weight = get("aim_weight"), c.min_act = get("min_act");
-        c.ko_bonus = get("ko_bonus"), c.mumm_value = get("mumm_value");
-        c.condition_horizon = get("condition_horizon");
-        c.shake_weight = get("shake_weight"), c.stand_weight = get("stand_weight");
-        c.reaction_value = get("reaction_value"), c.prone_cost = get("prone_cost");
-        c.always_blockade = get("always_blockade") != 0.0;
-        c.focus_weight = get("focus_weight"), c.retreat_weight = get("retreat_weight");
-        c.retreat_risk = get("retreat_risk"), c.stabilise_worth = get("stabilise_worth");
-        return Capsule(cwenv::doctrine::MakeTaktiker(c));
-      },
-      nb::arg("config"),
-      "agents/taktiker.py's Taktiker as a native policy (a capsule): its choices, a "
-      "decision it does not value handed back. ``config``: its weights by name.");
+  m.def("doctrine", &DoctrineTwin, nb::arg("config"),
+        "A doctrine's twin as a native policy (a capsule): agents/taktiker.py's Taktiker, "
+        "agents/schuetze.py's Schütze or agents/stuermer.py's Stürmer by the config's "
+        "``kind``; its choices, a decision it does not value handed back. ``config``: its "
+        "weights by name (the Stürmer's manoeuvres as ``maneuver_mask``, a bit per "
+        "types.py Maneuver).");
+  m.def("state_value", [] { return QueryCapsule(cwenv::doctrine::MakeStateValue()); },
+        "agents/search.py state_value for a fight not yet decided, as a native query (a "
+        "capsule for CoreCombat.ask): args side, lp_weight, standing_weight, "
+        "condition_weight, mumm_value.");
+  m.def("move_candidates", [] { return QueryCapsule(cwenv::doctrine::MakeMoveCandidates()); },
+        "agents/search.py move_candidates without its random pick, as a native query: args "
+        "limit; the answer the cells picked.");
 }

@@ -1,5 +1,6 @@
-// The Taktiker in C++ (issue #16, "native rollout policies"): its turn here — the twin of
-// agents/doctrine.py Doctrine.turn with agents/taktiker.py's weights: M08, Z02's
+// The doctrines in C++ (issue #16, "native rollout policies"): their turn here — the twin of
+// agents/doctrine.py Doctrine.turn with the Taktiker's, the Schütze's or the Stürmer's
+// hooks (hooks.cpp) and weights: M08, Z02's
 // Mumm-Probe, the cells valued by the best attack from there and the damage taken there
 // (agents/cells.py), the Handlungen by their worth (valuation.cpp), the sprint toward the
 // enemy, M07 — and its answers to the prompts in answers.cpp, choice for choice the Python
@@ -9,9 +10,11 @@
 // the one the Python agent plays. tests/test_native_taktiker.py holds it to
 // agents/taktiker.py at every decision it makes.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <tuple>
 
 #include "taktiker.hpp"
 
@@ -69,6 +72,9 @@ struct Shot {
   int pw, dpw, aim_pw, aim_qs;
   Profile prof;
   double weight;
+  // (pw, aim QS) -> weighted worth, met again and again across the decision's cells (a
+  // shot takes only a few range bands and cover levels)
+  std::vector<std::tuple<int, int, double>> worth = {};
 };
 struct Target {
   int ti, pos;
@@ -82,7 +88,7 @@ struct Turn {
   Mind& m;
   Board& b;
   TurnChoices ch;
-  std::optional<bool> retreat;
+  std::map<int, double> close;  // the Stürmer's best manoeuvre per adjacent enemy
   std::map<std::pair<int, int>, double> incoming;
   std::optional<std::vector<Target>> shots;  // cells.py ShotTable's rows, on first use
 
@@ -99,8 +105,12 @@ struct Turn {
     return ch.end >= 0 ? ch.end : ch.legal.size() - 1;
   }
 
-  // Doctrine._plan (the Taktiker has no plan_first).
+  // Doctrine._plan (the Stürmer's plan_first first; the others have none).
   std::size_t Plan() {
+    if (m.cfg.kind == DoctrineKind::kStuermer) {
+      const long first = Charge();
+      if (first >= 0) return first;
+    }
     const long move = BestMove(true);
     if (move >= 0) return move;
     long best = -1;
@@ -115,13 +125,6 @@ struct Turn {
       return ch.sprint;  // Doctrine.approach: a VIP does not charge
     if (ch.end >= 0) return ch.end;
     return best >= 0 ? best : ch.handlungen.front();
-  }
-
-  // Taktiker.retreating: angeschlagen (Z01) and outnumbered.
-  bool Retreating() {
-    if (!retreat)
-      retreat = b.mf.Has(kampf::kAngeschlagen) && b.enemies.size() > static_cast<std::size_t>(b.allies);
-    return *retreat;
   }
 
   // Doctrine._far.
@@ -155,22 +158,38 @@ struct Turn {
     return -1;
   }
 
-  // Doctrine.candidates with Taktiker.candidate_keys: cover first, then nearest the
-  // enemy (falling back: farthest), the first max_cells, ties to the lower cell.
+  // stuermer.py plan_first: charge, sprinting first when no foe can be struck in melee
+  // this turn and no shot is worth more than the sprint.
+  long Charge() {
+    if (ch.sprint < 0 || b.enemies.empty()) return -1;
+    if (m.InReach(b.mf.pos)) return -1;
+    for (const auto& [cell, i] : ch.moves)
+      if (m.InReach(cell)) return -1;
+    double best_shot = 0.0;
+    bool any = false;
+    for (std::size_t i : ch.handlungen) {
+      const Kind k = ch.legal[i].kind;
+      if (k != Kind::kAttack && k != Kind::kDraw && k != Kind::kPickUp) continue;
+      const double v = m.HandlungValue(ch.legal[i]);
+      if (!any || v > best_shot) best_shot = v;
+      any = true;
+    }
+    return m.cfg.sprint_value >= best_shot ? ch.sprint : -1;
+  }
+
+  // Doctrine.candidates: the first max_cells by the doctrine's key, ties to the lower cell.
   std::vector<int> Candidates() {
     const std::vector<std::uint8_t>& cover = b.CoverCells();
-    const bool back = Retreating();
     std::vector<std::pair<double, int>> ranked;
     ranked.reserve(ch.moves.size());
-    for (const auto& [cell, i] : ch.moves) {
-      const double base = cover[cell] ? 0.0 : 3.0;
-      const int near = b.NearestEnemyDistance(cell);
-      ranked.emplace_back(back ? base - near : base + near, cell);
-    }
-    std::sort(ranked.begin(), ranked.end());
+    for (const auto& [cell, i] : ch.moves) ranked.emplace_back(m.CandidateKey(cell, cover[cell]), cell);
+    // the first max_cells in order (the cells differ, so no two pairs tie)
+    const std::size_t keep = std::min(ranked.size(), static_cast<std::size_t>(m.cfg.max_cells));
+    if (keep < ranked.size()) std::nth_element(ranked.begin(), ranked.begin() + keep, ranked.end());
+    std::sort(ranked.begin(), ranked.begin() + keep);
     std::vector<int> out;
-    for (std::size_t k = 0; k < ranked.size() && k < static_cast<std::size_t>(m.cfg.max_cells); ++k)
-      out.push_back(ranked[k].second);
+    out.reserve(keep);
+    for (std::size_t k = 0; k < keep; ++k) out.push_back(ranked[k].second);
     return out;
   }
 
@@ -178,10 +197,9 @@ struct Turn {
   double CellValue(int cell, bool acting) {
     if (b.is_protected)  // a VIP whose fall loses the fight keeps out of harm's way
       return -3.0 * Exposure(cell) + 0.1 * std::min(b.WalkDistance(cell), 20);
-    double value = Retreating() ? m.cfg.retreat_weight * std::min(b.NearestEnemyDistance(cell), 12)
-                                : 0.0;
+    double value = m.CellBonus(cell);
     if (acting) value += AttackFrom(cell);
-    value -= (Retreating() ? m.cfg.retreat_risk : m.cfg.risk_weight) * Exposure(cell);
+    value -= m.Risk() * Exposure(cell);
     value -= m.cfg.approach_weight * b.WalkDistance(cell);
     if (b.exits_goal) {
       value -= m.cfg.exit_weight * b.ExitDistance(cell);
@@ -192,7 +210,7 @@ struct Turn {
   }
 
   // cells.py ShotTable's rows: every enemy, every usable single-target weapon of mine.
-  const std::vector<Target>& Shots() {
+  std::vector<Target>& Shots() {
     if (shots) return *shots;
     shots.emplace();
     const kampf::Spec& spec = b.g.specs[b.me];
@@ -205,7 +223,7 @@ struct Turn {
         const auto [aim_pw, aim_qs] = w.ranged ? b.AimKept(b.me, ti) : std::pair<int, int>{0, 0};
         row.shots.push_back({wi, &w, b.ShotBase(b.me, ti, wi), b.DefenceValue(ti, b.me, wi),
                              aim_pw, aim_qs, b.WeaponProfile(b.me, ti, wi),
-                             m.TargetWeight(ti) * 1.0});
+                             m.TargetWeight(ti) * m.WeaponWeight(w)});
       }
       shots->push_back(std::move(row));
     }
@@ -216,10 +234,10 @@ struct Turn {
   double AttackFrom(int cell) {
     const bool here = cell == b.mf.pos;
     double best = 0.0;
-    for (const Target& t : Shots()) {
+    for (Target& t : Shots()) {
       const int dist = b.Dist(cell, t.pos);
       int cover = -1;
-      for (const Shot& shot : t.shots) {
+      for (Shot& shot : t.shots) {
         const std::optional<int> rm = RangeModifier(*shot.w, dist);
         if (!rm) continue;
         if (cover < 0) {  // one line of fire per target, for all its weapons
@@ -233,12 +251,38 @@ struct Turn {
           pw += b.ShotModifier(*rm, static_cast<Cover>(cover), t.prone_bonus);
           if (here) pw += shot.aim_pw, aim_qs = shot.aim_qs;
         }
-        const Estimate est = b.exact.EstimateOf(pw, shot.dpw, shot.prof, aim_qs);
-        const double v = est.Value(m.cfg.ko_bonus) * shot.weight;
+        const double v = Worth(shot, pw, aim_qs);
         if (v > best) best = v;
       }
     }
+    if (m.cfg.kind == DoctrineKind::kStuermer && m.cfg.maneuver_mask != 0) {
+      for (int e : b.enemies) {  // stuermer.py attack_from: a manoeuvre where adjacent
+        if (b.Dist(cell, b.s.fighters[e].pos) > 1) continue;
+        auto found = close.find(e);
+        if (found == close.end()) {  // the best manoeuvre on e, the same from every cell
+          double w = 0.0;
+          bool any = false;
+          for (int k = 0; k < 32; ++k)
+            if (m.cfg.maneuver_mask >> k & 1) {
+              const double v = m.StuermerManeuver(e, k);
+              if (!any || v > w) w = v;
+              any = true;
+            }
+          found = close.emplace(e, w).first;
+        }
+        best = std::max(best, found->second);
+      }
+    }
     return best;
+  }
+
+  double Worth(Shot& shot, int pw, int aim_qs) {
+    for (const auto& [p, q, v] : shot.worth)
+      if (p == pw && q == aim_qs) return v;
+    const Estimate est = b.exact.EstimateOf(pw, shot.dpw, shot.prof, aim_qs);
+    const double v = est.Value(m.cfg.ko_bonus) * shot.weight;
+    shot.worth.emplace_back(pw, aim_qs, v);
+    return v;
   }
 
   // cells.py ThreatTable.exposure: the expected damage I would take on ``cell``.
@@ -277,14 +321,15 @@ struct Turn {
 
 };
 
-class Taktiker final : public kampf::RolloutPolicy {
+class Twin final : public kampf::RolloutPolicy {
  public:
-  explicit Taktiker(const TaktikerConfig& cfg) : cfg_(cfg) {}
+  explicit Twin(const DoctrineConfig& cfg) : cfg_(cfg) {}
 
   std::size_t Choose(const NativeCombat& c, Pcg32*) const override {
     if (!c.decision()) return kampf::kDeferChoice;
     if ((c.prompt() ? c.Prompted().size() : c.Legal().size()) == 1) return 0;  // Doctrine.act
-    // One capsule serves every Taktiker with these weights: its caches are shared.
+    // One capsule serves every agent of this doctrine with these weights: its caches are
+    // shared.
     const std::lock_guard<std::mutex> lock(mutex_);
     Board board(c, exact_, walks_);
     Mind mind{cfg_, board};
@@ -302,7 +347,7 @@ class Taktiker final : public kampf::RolloutPolicy {
   }
 
  private:
-  TaktikerConfig cfg_;
+  DoctrineConfig cfg_;
   mutable std::mutex mutex_;
   mutable Exact exact_;
   mutable Walks walks_;
@@ -315,6 +360,6 @@ std::size_t TurnChoice(Mind& m) {
   return turn.Choose();
 }
 
-kampf::RolloutPolicy* MakeTaktiker(const TaktikerConfig& config) { return new Taktiker(config); }
+kampf::RolloutPolicy* MakeDoctrine(const DoctrineConfig& config) { return new Twin(config); }
 
 }  // namespace cwenv::doctrine

@@ -1,9 +1,11 @@
-// One decision of the Taktiker's twin (agents/native/taktiker.cpp): its weights and its
-// board, shared by the turn (taktiker.cpp), the worth of the Handlungen (valuation.cpp)
-// and the prompts' answers (answers.cpp). Internal to agents._rollouts.
+// One decision of a doctrine's twin (agents/native/taktiker.cpp): its weights, its hooks
+// (hooks.cpp) and its board, shared by the turn (taktiker.cpp), the worth of the
+// Handlungen (valuation.cpp) and the prompts' answers (answers.cpp). Internal to agents._rollouts.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "board.hpp"
@@ -18,12 +20,33 @@ struct Deferred {};
 inline constexpr int kEntwaffnen = 0, kFestsetzen = 1, kUmreissen = 3;  // types.py Maneuver
 
 struct Mind {
-  const TaktikerConfig& cfg;
+  const DoctrineConfig& cfg;
   Board& b;
+  mutable std::optional<bool> retreat = {}, armed = {};  // kept per decision
 
-  // taktiker.py Taktiker.target_weight: focus fire on the enemy that lost the largest
-  // share of its LP.
+  // The doctrine's target_weight: the Taktiker's focus fire on the enemy that lost the
+  // largest share of its LP, the Schütze's preference for the most dangerous one.
   double TargetWeight(int ti) const;
+  // The doctrine's weapon_weight: the Schütze discounts melee while it has a gun.
+  double WeaponWeight(const kampf::Weapon& w) const;
+  // schuetze.py Schuetze.armed: a gun drawn or drawable, loaded or reloadable (H04, H05).
+  bool Armed() const;
+  // taktiker.py Taktiker.retreating: angeschlagen (Z01) and outnumbered.
+  bool Retreating() const;
+  // The doctrine's risk: the weight of the damage taken on a cell.
+  double Risk() const;
+  // The doctrine's cell_bonus (beyond attack and risk): the Taktiker falling back wants
+  // distance, the Schütze keeps its distance while it has a gun, the Stürmer wants melee.
+  double CellBonus(int cell) const;
+  // The doctrine's candidate_keys (lower first; ``covered``: a cover cell, C01, C02).
+  double CandidateKey(int cell, bool covered) const;
+  // stuermer.py: an enemy within my melee reach (at least 1 m) of ``cell``.
+  bool InReach(int cell) const;
+  // stuermer.py Stuermer._maneuver: the worth of manoeuvre ``m`` on ``t`` (K01-K05), 0
+  // when not allowed or too unlikely.
+  double StuermerManeuver(int t, int m);
+  // estimates.py danger: the expected damage ``f`` deals per round (I03).
+  double Danger(int f) const { return b.Offense(f) * std::max(1, b.c.actions(f)); }
   // worth.py condition_cost with the doctrine's horizon and Mumm value.
   double Cost(int f, int cond) { return b.ConditionCost(f, cond, cfg.condition_horizon, cfg.mumm_value); }
   // worth.py maneuver_worth (K01-K05).

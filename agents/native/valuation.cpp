@@ -1,5 +1,5 @@
-// The worth of the Handlungen to the Taktiker's twin: each function names its twin in
-// agents/valuation.py, agents/worth.py or agents/taktiker.py and keeps its order of
+// The worth of the Handlungen to a doctrine's twin: each function names its twin in
+// agents/valuation.py, agents/worth.py or the doctrine's module and keeps its order of
 // operations.
 #include <algorithm>
 #include <cmath>
@@ -24,12 +24,6 @@ double HealValue(const Board& b, int f, int dice) {
 }
 
 }  // namespace
-
-double Mind::TargetWeight(int ti) const {
-  const Fighter& f = b.s.fighters[ti];
-  const double lost = 1.0 - static_cast<double>(std::max(f.lp, 0)) / b.g.specs[ti].lp;
-  return 1.0 + cfg.focus_weight * lost;
-}
 
 double Mind::ManeuverWorth(int a, int t, int m) {
   if (m == kFestsetzen) return b.ConditionGain(t, kampf::kBenommen, cfg.condition_horizon, cfg.mumm_value);
@@ -92,6 +86,8 @@ long Mind::ShakeWorthIt(const std::vector<int>& args) {
 }
 
 double Mind::HandlungValue(const Act& a) {
+  if (cfg.kind == DoctrineKind::kStuermer && a.kind == Kind::kManeuver)  // its own (K01-K05)
+    return cfg.maneuver_mask >> a.arg & 1 ? StuermerManeuver(a.target, a.arg) : 0.0;
   const kampf::Spec& spec = b.g.specs[b.me];
   const kampf::StrikeSpec& own = b.strike.specs[b.me];
   switch (a.kind) {
@@ -100,7 +96,7 @@ double Mind::HandlungValue(const Act& a) {
       if (!b.Enemy(a.target)) return 0.0;
       const auto est = b.WeaponEstimate(b.me, a.target, a.arg);
       if (!est) return 0.0;
-      return est->Value(cfg.ko_bonus) * TargetWeight(a.target) * 1.0;
+      return est->Value(cfg.ko_bonus) * TargetWeight(a.target) * WeaponWeight(spec.weapons[a.arg]);
     }
     case Kind::kManeuver: {  // maneuver_value (K01-K05)
       if (!b.Enemy(a.target)) return 0.0;
@@ -113,7 +109,7 @@ double Mind::HandlungValue(const Act& a) {
       const auto now = b.WeaponEstimate(b.me, a.target, drawn);
       const auto aimed = b.WeaponEstimate(b.me, a.target, drawn, -1, true);
       if (!now || !aimed) return 0.0 * cfg.aim_weight;
-      const double weight = TargetWeight(a.target) * 1.0;
+      const double weight = TargetWeight(a.target) * WeaponWeight(spec.weapons[drawn]);
       return (aimed->Value(cfg.ko_bonus) - now->Value(cfg.ko_bonus)) * weight * cfg.aim_weight;
     }
     case Kind::kReload: {

@@ -33,7 +33,7 @@ from cwenv.model.types import Side
 from cwenv.rules.dice import Dice, SeededDice, reseeded, seeded
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from cwenv.engine.game import Game
 
@@ -179,6 +179,12 @@ class NativeCombat(Combat):
             return None
         got = self._core.choose(twin, exact=True)
         return None if got is None else int(got)
+
+    def ask(self, query: Any, args: Sequence[float]) -> list[float]:
+        """A native query's answer about the combat where it stands (a capsule an agents'
+        module makes, e.g. search's state value, ``agents.native_rollouts.native_query``):
+        numbers in, numbers out; nothing changes."""
+        return list(self._core.ask(query, [float(x) for x in args]))
 
     @property
     def deferred(self) -> bool:
