@@ -180,7 +180,10 @@ def zehrend_cost(board: Board, f: FighterState, kind: str, horizon: float) -> fl
     per_round = damage_profile(board, f, 0, zehrend_mode(kind), forms).per_qs(1)
     check = CheckValue(board.options.zehrend_check(kind).value)
     p = success_chance(board.options, board.check_value(f, check))
-    return per_round * sum((1 - p) ** n for n in range(int(horizon) + 1))
+    rounds = 0.0  # added in order, as its native twin does (sum() rounds otherwise from 3.12)
+    for n in range(int(horizon) + 1):
+        rounds += (1 - p) ** n
+    return per_round * rounds
 
 
 def shake_worth_it(board: Board, shakes: Sequence[Action], cfg: PromptConfig) -> Action | None:
