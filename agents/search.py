@@ -279,7 +279,7 @@ def move_candidates(
     combat = view.combat
     if isinstance(combat, NativeCombat) and (query := native_query("move_candidates")):
         # the same picks in C++ (agents/native/queries.cpp), then the draw
-        picked = [int(x) for x in combat.ask(query, (limit,))]
+        picked = [int(x) for x in combat.ask(query, (limit, *cells))]
     else:
         picked = _picked_moves(Board(view), cells, limit)
     drawn = cells[rng.randrange(len(cells))]

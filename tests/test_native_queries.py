@@ -80,7 +80,10 @@ def test_the_native_move_candidates_are_searchs() -> None:
             continue
         for limit in (1, 3, 5, 20):
             want = search._picked_moves(Board(DecisionView(c)), cells, limit)
-            assert [int(x) for x in c.ask(query, (limit,))] == want, (c.round, limit)
+            assert [int(x) for x in c.ask(query, (limit, *cells))] == want, (c.round, limit)
+            fewer = cells[::2]  # a caller's narrower legal list: its own cells only
+            narrow = search._picked_moves(Board(DecisionView(c)), fewer, limit)
+            assert [int(x) for x in c.ask(query, (limit, *fewer))] == narrow
             picks += len(want)
     assert picks > 2_000
 
@@ -93,8 +96,8 @@ def test_a_prompt_is_not_asked_for_move_candidates() -> None:
             c.apply(rng.choice(playable(c.decision.kind, c.legal_actions())))
         if c.decision is not None:
             with pytest.raises(ValueError, match="not a TURN decision"):
-                c.ask(native_query("move_candidates"), (5,))
-        with pytest.raises(ValueError, match="1 argument"):
+                c.ask(native_query("move_candidates"), (5, 0))
+        with pytest.raises(ValueError, match="a limit, then the cells"):
             c.ask(native_query("move_candidates"), ())
 
 

@@ -84,20 +84,24 @@ class StateValue final : public kampf::CombatQuery {
   mutable Caches caches_;
 };
 
-// search.py move_candidates without its draw: the MOVE cells of the pending TURN decision
-// kept as candidates (nearest to each enemy, best cover, farthest back, nearest exit), at
-// most ``limit``. args: limit; the answer: the cells, in the order they were picked.
+// search.py move_candidates without its draw: the MOVE cells kept as candidates of a TURN
+// decision (nearest to each enemy, best cover, farthest back, nearest exit), at most
+// ``limit``. args: limit, then the MOVE cells offered, ascending (the caller's legal list,
+// which may be narrower than the core's); the answer: the cells, in the order picked.
 class MoveCandidates final : public kampf::CombatQuery {
  public:
   std::vector<double> Ask(const NativeCombat& c, std::span<const double> args) const override {
-    if (args.size() != 1) throw std::invalid_argument("move_candidates: 1 argument");
+    if (args.empty()) throw std::invalid_argument("move_candidates: a limit, then the cells");
     const auto limit = static_cast<std::size_t>(std::max(args[0], 0.0));
     if (!c.decision() || c.prompt()) throw std::invalid_argument("not a TURN decision");
+    const int size = c.game().width * c.game().height;
     std::vector<int> cells;
-    for (const kampf::Act& a : c.Legal())
-      if (a.kind == kampf::Kind::kMove) cells.push_back(a.cell);
-    std::sort(cells.begin(), cells.end());
-    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    for (std::size_t k = 1; k < args.size(); ++k) {
+      const int cell = static_cast<int>(args[k]);
+      if (cell < 0 || cell >= size || (!cells.empty() && cell <= cells.back()))
+        throw std::invalid_argument("move_candidates: cells on the map, ascending");
+      cells.push_back(cell);
+    }
     std::vector<double> picked;
     if (cells.empty() || limit == 0) return picked;
     const std::lock_guard<std::mutex> lock(caches_.mutex);
